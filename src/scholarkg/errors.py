@@ -1,0 +1,134 @@
+"""One exception hierarchy, and the collector for problems found in input records.
+
+The CLI turns any :class:`ScholarKGError` into a one-line message and the exit code
+of its class, never a traceback. Problems with single records are not exceptions:
+readers report them to a :class:`Problems` collector and go on with the next record.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+__all__ = [
+    "ScholarKGError",
+    "InputError",
+    "RecordError",
+    "QueryError",
+    "StoreError",
+    "LockedError",
+    "NetworkError",
+    "Problem",
+    "Problems",
+    "EXIT_OK",
+    "EXIT_PROBLEMS",
+    "EXIT_USAGE",
+    "EXIT_INPUT",
+    "EXIT_QUERY",
+    "EXIT_STORE",
+    "EXIT_NETWORK",
+    "EXIT_INTERNAL",
+]
+
+log = logging.getLogger("scholarkg")
+
+EXIT_OK = 0
+EXIT_PROBLEMS = 1  # finished, but some records had problems (only with --fail-on-problems)
+EXIT_USAGE = 2  # bad command line (click's own code)
+EXIT_INPUT = 3  # an input file cannot be read at all, or --strict and a record is bad
+EXIT_QUERY = 4  # a SPARQL query is invalid, refused or timed out
+EXIT_STORE = 5  # the output or store cannot be written, or is locked
+EXIT_NETWORK = 6  # a remote service failed
+EXIT_INTERNAL = 70  # a bug: please report it
+
+
+class ScholarKGError(Exception):
+    """Root of every error the library raises on purpose."""
+
+    exit_code = EXIT_INTERNAL
+
+
+class InputError(ScholarKGError):
+    """An input file is missing, unreadable or in no known format."""
+
+    exit_code = EXIT_INPUT
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One problem with one field of one record."""
+
+    path: str
+    position: str
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.position}" if self.position else self.path
+        field = f" [{self.field}]" if self.field else ""
+        return f"{where}{field}: {self.message}"
+
+
+class RecordError(InputError):
+    """A bad record, raised only in strict mode (otherwise it is a reported Problem)."""
+
+    def __init__(self, problem: Problem):
+        super().__init__(str(problem))
+        self.problem = problem
+
+
+class QueryError(ScholarKGError):
+    exit_code = EXIT_QUERY
+
+
+class StoreError(ScholarKGError):
+    exit_code = EXIT_STORE
+
+
+class LockedError(StoreError):
+    """Another build holds the lock on the same output."""
+
+
+class NetworkError(ScholarKGError):
+    exit_code = EXIT_NETWORK
+
+
+class Problems:
+    """Collects record problems; in strict mode the first one is raised.
+
+    >>> p = Problems()
+    >>> p.report("in.jsonl", "line 3", "year", "not a year: 'soon'")
+    >>> print(p.items[0])
+    in.jsonl:line 3 [year]: not a year: 'soon'
+    """
+
+    def __init__(self, *, strict: bool = False, limit_logged: int = 200):
+        self.strict = strict
+        self.items: list[Problem] = []
+        self.notes: list[str] = []
+        self.skipped_records = 0
+        self._limit_logged = limit_logged
+
+    def report(self, path: str, position: str, field: str, message: str) -> None:
+        problem = Problem(str(path), str(position), field, message)
+        if self.strict:
+            raise RecordError(problem)
+        self.items.append(problem)
+        if len(self.items) <= self._limit_logged:
+            log.warning("%s", problem)
+        elif len(self.items) == self._limit_logged + 1:
+            log.warning("more problems follow; only the count is reported from here on")
+
+    def note(self, path: str, message: str) -> None:
+        """Something worth telling the user that is not a problem with a record."""
+        text = f"{path}: {message}"
+        self.notes.append(text)
+        log.warning("%s", text)
+
+    def skip(self, path: str, position: str, field: str, message: str) -> None:
+        """Report a problem that makes the whole record unusable."""
+        self.report(path, position, field, message + " (record skipped)")
+        self.skipped_records += 1
+
+    def __len__(self) -> int:
+        return len(self.items)

@@ -1,0 +1,173 @@
+"""Every IRI the project creates is minted here, from normalised keys.
+
+Rules:
+- keys are normalised (Unicode NFKC, case-folded, whitespace collapsed) so the same thing
+  written differently gets one IRI;
+- a key made only of ``[a-z0-9]`` words becomes a readable slug (``maojia-song``); any other
+  key gets an ASCII slug plus ``_`` and a hash of the full key, so distinct keys never share
+  an IRI (readable slugs never contain ``_``);
+- every IRI is checked against the RFC 3987 characters allowed in an IRI reference before it
+  leaves this module: text from records can never put a space, quote, bracket, control
+  character or a bare ``%`` into the graph.
+
+>>> author("Maojia Song")
+rdflib.term.URIRef('https://w3id.org/scholarkg/id/author/maojia-song')
+>>> str(entity("BrowseComp-ZH")) == str(entity("browsecomp-zh"))
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from decimal import Decimal
+from urllib.parse import quote
+
+from rdflib import URIRef
+
+from .vocab import ID_BASE
+
+__all__ = [
+    "normalise_key",
+    "validate",
+    "paper",
+    "paper_key",
+    "author",
+    "entity",
+    "category",
+    "archive",
+    "group",
+    "category_scheme",
+    "mention",
+    "result",
+    "web_resource",
+    "extractor",
+    "entity_pair",
+    "curation",
+    "record_graph",
+]
+
+_SIMPLE = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
+_SPACES = re.compile(r"\s+")
+_NON_SLUG = re.compile(r"[^a-z0-9]+")
+# Characters that may not appear in an IRI (RFC 3987 excludes these from every component).
+_FORBIDDEN = re.compile(r'[\x00-\x20<>"{}|\\^`\x7f-\x9f]|%(?![0-9A-Fa-f]{2})')
+_SAFE_CODE = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-]*")
+
+
+def normalise_key(text: str) -> str:
+    """Case- and width-insensitive key for a name: ``'  LLaMA-3-8b '`` -> ``'llama-3-8b'``."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return _SPACES.sub(" ", text).strip()
+
+
+def _digest(text: str, size: int = 6) -> str:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=size).hexdigest()
+
+
+def _slug(key: str) -> str:
+    """A readable, collision-free path segment for a normalised key."""
+    if _SIMPLE.fullmatch(key):
+        return key.replace(" ", "-")
+    ascii_form = unicodedata.normalize("NFKD", key).encode("ascii", "ignore").decode("ascii")
+    readable = _NON_SLUG.sub("-", ascii_form.lower()).strip("-")[:60].strip("-")
+    return f"{readable or 'x'}_{_digest(key)}"
+
+
+def validate(iri: str) -> URIRef:
+    """Return ``iri`` as a URIRef, or raise ValueError if it is not a valid absolute IRI."""
+    if not re.match(r"[A-Za-z][A-Za-z0-9+.\-]*:", iri) or _FORBIDDEN.search(iri):
+        raise ValueError(f"not a valid IRI: {iri!r}")
+    if any(0xD800 <= ord(c) <= 0xDFFF or c in "\ufffe\uffff" for c in iri):
+        raise ValueError(f"not a valid IRI: {iri!r}")
+    return URIRef(iri)
+
+
+def _mint(path: str) -> URIRef:
+    return validate(ID_BASE + path)
+
+
+def paper_key(arxiv_id: str | None, title: str) -> str:
+    """The stable key of a paper: its arXiv id when known, else a hash of its normalised title."""
+    if arxiv_id:
+        return "arxiv:" + arxiv_id
+    return "title:" + _digest(normalise_key(title), 8)
+
+
+def paper(key: str) -> URIRef:
+    """IRI of a paper from :func:`paper_key`."""
+    kind, _, value = key.partition(":")
+    if kind == "arxiv":
+        return _mint("paper/arxiv/" + quote(value, safe=".-"))
+    if kind == "title" and re.fullmatch(r"[0-9a-f]+", value):
+        return _mint("paper/t-" + value)
+    return _mint("paper/k_" + _digest(key, 8))
+
+
+def record_graph(key: str) -> URIRef:
+    """Named graph holding the statements derived from one record."""
+    return validate(str(paper(key)).replace("/id/paper/", "/id/graph/paper/", 1))
+
+
+def author(name: str) -> URIRef:
+    return _mint("author/" + _slug(normalise_key(name)))
+
+
+def entity(label: str) -> URIRef:
+    """Entities are keyed by their canonical name, independent of their type."""
+    return _mint("entity/" + _slug(normalise_key(label)))
+
+
+def _code(code: str) -> str:
+    return code if _SAFE_CODE.fullmatch(code) else quote(code, safe="")
+
+
+def category(code: str) -> URIRef:
+    return _mint("arxiv/category/" + _code(code))
+
+
+def archive(code: str) -> URIRef:
+    return _mint("arxiv/archive/" + _code(code))
+
+
+def group(code: str) -> URIRef:
+    return _mint("arxiv/group/" + _code(code))
+
+
+def category_scheme() -> URIRef:
+    return _mint("arxiv/taxonomy")
+
+
+def mention(paper_key_: str, entity_label: str, field: str, start: int, end: int) -> URIRef:
+    key = "\x1f".join((paper_key_, normalise_key(entity_label), field, str(start), str(end)))
+    return _mint("mention/" + _digest(key, 10))
+
+
+def result(
+    paper_key_: str,
+    value: Decimal,
+    model: str | None,
+    benchmark: str | None,
+    metric: str | None,
+    start: int,
+) -> URIRef:
+    parts = (paper_key_, str(value), model or "", benchmark or "", metric or "", str(start))
+    return _mint("result/" + _digest("\x1f".join(normalise_key(p) for p in parts), 10))
+
+
+def web_resource(url: str) -> URIRef:
+    return _mint("web/" + _digest(url.strip(), 10))
+
+
+def extractor(version: str) -> URIRef:
+    return _mint("agent/extractor/" + _slug(normalise_key(version)))
+
+
+def entity_pair(label_a: str, label_b: str) -> URIRef:
+    a, b = sorted((normalise_key(label_a), normalise_key(label_b)))
+    return _mint("pair/" + _digest(a + "\x1f" + b, 10))
+
+
+def curation(identifier: str) -> URIRef:
+    return _mint("curation/" + _slug(normalise_key(identifier)))

@@ -1,0 +1,172 @@
+"""Typed values passed between the pipeline stages.
+
+``readers`` produce :class:`Record`; ``extract`` turns a record into an
+:class:`Extraction` (mentions, results, links); ``link`` merges mentions across
+records into :class:`Entity` values; ``graph`` turns all of them into triples.
+Every value here is a frozen dataclass so stages cannot change each other's data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from enum import Enum
+
+__all__ = [
+    "EntityType",
+    "Role",
+    "Field",
+    "LinkKind",
+    "Source",
+    "Author",
+    "Record",
+    "Mention",
+    "Result",
+    "Link",
+    "Extraction",
+    "Entity",
+]
+
+
+class EntityType(str, Enum):
+    """The kinds of research entity the extractor recognises."""
+
+    BENCHMARK = "Benchmark"
+    DATASET = "Dataset"
+    MODEL = "Model"
+    METHOD = "Method"
+    TASK = "Task"
+    METRIC = "Metric"
+
+
+class Role(str, Enum):
+    """What a paper does with an entity it names (strongest first)."""
+
+    INTRODUCES = "introduces"
+    EVALUATES_ON = "evaluatesOn"
+    COMPARES_WITH = "comparesWith"
+    USES = "uses"
+    MENTIONS = "mentions"
+
+    @property
+    def rank(self) -> int:
+        """Lower is stronger; used to keep one role per paper and entity."""
+        return list(Role).index(self)
+
+
+class Field(str, Enum):
+    TITLE = "title"
+    ABSTRACT = "abstract"
+
+
+class LinkKind(str, Enum):
+    CODE = "CodeRepository"
+    PROJECT = "ProjectPage"
+    WEB = "WebPage"
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """Where a record came from: file, and line or position inside it."""
+
+    path: str
+    position: str = ""
+    format: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.position}" if self.position else self.path
+
+
+@dataclass(frozen=True, slots=True)
+class Author:
+    name: str
+    given: str | None = None
+    family: str | None = None
+    affiliation: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One publication, whatever format it was read from.
+
+    ``categories`` lists arXiv category codes, the primary one first; ``primary_category``
+    names it explicitly (``None`` when the source does not say which is primary).
+    """
+
+    id: str
+    title: str
+    abstract: str = ""
+    year: int | None = None
+    categories: tuple[str, ...] = ()
+    primary_category: str | None = None
+    authors: tuple[Author, ...] = ()
+    links: tuple[str, ...] = ()
+    source: Source | None = None
+    arxiv_id: str | None = None
+    doi: str | None = None
+    journal_ref: str | None = None
+    published: str | None = None
+    updated: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """An entity named in a title or abstract, with exact character offsets in ``field``."""
+
+    text: str
+    label: str
+    type: EntityType
+    start: int
+    end: int
+    field: Field
+    role: Role = Role.MENTIONS
+    confidence: float = 0.5
+    aliases: tuple[str, ...] = ()
+    parent: str | None = None  # label of the family a model variant belongs to
+    derived_from: str | None = None  # label of the method this one builds on
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A score stated in the text: ``value`` always appears in ``evidence``."""
+
+    value: Decimal
+    evidence: str
+    model: str | None = None
+    benchmark: str | None = None
+    metric: str | None = None
+    unit: str | None = None
+    field: Field = Field.ABSTRACT
+    start: int = 0
+    end: int = 0
+    confidence: float = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    url: str
+    kind: LinkKind
+    start: int = 0
+    end: int = 0
+    field: Field = Field.ABSTRACT
+
+
+@dataclass(frozen=True, slots=True)
+class Extraction:
+    record_id: str
+    mentions: tuple[Mention, ...] = ()
+    results: tuple[Result, ...] = ()
+    links: tuple[Link, ...] = ()
+    extractor: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """A canonical research entity, merged across every paper that names it."""
+
+    key: str
+    type: EntityType
+    label: str
+    aliases: tuple[str, ...] = field(default=())
+    parent: str | None = None  # key of the family entity
+    derived_from: str | None = None  # key of the entity this one is derived from

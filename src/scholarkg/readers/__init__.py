@@ -1,0 +1,78 @@
+"""Readers: one module per input format, all yielding :class:`~scholarkg.model.Record`.
+
+The registry maps a format name to ``module:Class`` and imports a reader only when it is
+first used. :func:`detect` picks the format from the file's content; ``--format`` overrides.
+
+>>> sorted(FORMATS)
+['arxiv-atom', 'arxiv-snapshot', 'bibtex', 'jsonl', 'profile']
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from ..errors import InputError, Problems
+from ..model import Record
+from .base import Reader
+
+__all__ = ["FORMATS", "get_reader", "detect", "read_records", "Reader"]
+
+# Order matters for detection: the most specific layouts are tried first.
+FORMATS: dict[str, str] = {
+    "arxiv-snapshot": "scholarkg.readers.arxiv_snapshot:ArxivSnapshotReader",
+    "jsonl": "scholarkg.readers.jsonl:JsonLinesReader",
+    "arxiv-atom": "scholarkg.readers.atom:AtomReader",
+    "bibtex": "scholarkg.readers.bibtex:BibtexReader",
+    "profile": "scholarkg.readers.profile:ProfileReader",
+}
+
+_SNIFF_BYTES = 16_384
+
+
+def get_reader(name: str) -> type[Reader]:
+    try:
+        target = FORMATS[name]
+    except KeyError:
+        known = ", ".join(sorted(FORMATS))
+        raise InputError(f"unknown input format {name!r} (known: {known})") from None
+    module, _, cls = target.partition(":")
+    return getattr(importlib.import_module(module), cls)
+
+
+def detect(path: Path) -> str:
+    """Name of the format ``path`` is written in, judged from its first bytes."""
+    try:
+        with path.open("rb") as fh:
+            head_bytes = fh.read(_SNIFF_BYTES)
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, not a file") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+    if not head_bytes.strip():
+        raise InputError(f"{path}: file is empty")
+    head = head_bytes.decode("utf-8", errors="replace").lstrip("\ufeff")
+    for name in FORMATS:
+        if get_reader(name).sniff(head, path):
+            return name
+    raise InputError(
+        f"{path}: cannot tell the input format from its content; "
+        f"pass --format ({', '.join(sorted(FORMATS))})"
+    )
+
+
+def read_records(
+    paths: Iterable[str | Path],
+    problems: Problems,
+    *,
+    format: str | None = None,
+) -> Iterator[Record]:
+    """Read every record of every file, reporting bad records to ``problems``."""
+    for raw in paths:
+        path = Path(raw)
+        name = format or detect(path)
+        reader = get_reader(name)()
+        yield from reader.read(path, problems)

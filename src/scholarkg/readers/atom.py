@@ -1,0 +1,98 @@
+"""arXiv API responses: Atom feeds with arXiv's own extension elements.
+
+Each ``<entry>`` gives the arXiv id (from ``<id>``, version dropped), title, summary,
+authors, published and updated dates, the primary category, all categories, DOI and
+journal reference. An ``<entry>`` arXiv uses to report a query error is reported, not read.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..errors import InputError, Problems
+from ..model import Author, Record
+from ..text import unwrap
+from .base import Reader, RecordFields, read_text
+
+__all__ = ["AtomReader", "parse_feed"]
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+ARXIV = "{http://arxiv.org/schemas/atom}"
+
+
+def _text(element: ET.Element, tag: str) -> str | None:
+    child = element.find(tag)
+    return child.text if child is not None and child.text is not None else None
+
+
+def parse_feed(text: str, path: Path, problems: Problems) -> Iterator[Record]:
+    """Records of every entry in an Atom feed given as text."""
+    if "<!DOCTYPE" in text[:2000] or "<!ENTITY" in text[:20000]:
+        raise InputError(f"{path}: XML document type declarations are not accepted")
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as exc:
+        line, column = exc.position
+        raise InputError(f"{path}: invalid XML at line {line}, column {column}") from None
+    if root.tag != f"{ATOM}feed":
+        raise InputError(f"{path}: not an Atom feed (root element {root.tag!r})")
+    for position, entry in enumerate(root.iter(f"{ATOM}entry"), start=1):
+        where = f"entry {position}"
+        entry_id = _text(entry, f"{ATOM}id") or ""
+        if "/api/errors" in entry_id:
+            problems.report(str(path), where, "entry", f"arXiv reported an error: {_text(entry, f'{ATOM}summary') or ''}".strip())
+            continue
+        arxiv_id = entry_id.rsplit("/abs/", 1)[-1] if "/abs/" in entry_id else None
+        primary = entry.find(f"{ARXIV}primary_category")
+        authors = []
+        for author in entry.findall(f"{ATOM}author"):
+            name = _text(author, f"{ATOM}name")
+            if name:
+                authors.append(Author(name, affiliation=_text(author, f"{ARXIV}affiliation")))
+        links = [
+            link.get("href", "")
+            for link in entry.findall(f"{ATOM}link")
+            if link.get("rel") == "alternate" and link.get("href")
+        ]
+        published = _text(entry, f"{ATOM}published")
+        fields = RecordFields(
+            path=path,
+            position=where,
+            format="arxiv-atom",
+            title=_text(entry, f"{ATOM}title"),
+            abstract=unwrap(_text(entry, f"{ATOM}summary")),
+            year=published[:4] if published else None,
+            categories=[c.get("term", "") for c in entry.findall(f"{ATOM}category")],
+            primary_category=primary.get("term") if primary is not None else None,
+            authors=authors,
+            links=links,
+            arxiv_id=arxiv_id,
+            doi=_text(entry, f"{ARXIV}doi"),
+            journal_ref=_text(entry, f"{ARXIV}journal_ref"),
+            published=published[:10] if published else None,
+            updated=(_text(entry, f"{ATOM}updated") or "")[:10] or None,
+        )
+        record = fields.build(problems)
+        if record is not None:
+            yield record
+
+
+class AtomReader(Reader):
+    name = "arxiv-atom"
+    description = "arXiv API Atom feed (export API query results)"
+
+    @classmethod
+    def sniff(cls, head: str, path: Path) -> bool:
+        start = head.lstrip("\ufeff").lstrip()
+        return start.startswith("<") and "http://www.w3.org/2005/Atom" in head
+
+    def read(self, path: Path, problems: Problems) -> Iterator[Record]:
+        text = read_text(path)
+        count = 0
+        for record in parse_feed(text, path, problems):
+            count += 1
+            yield record
+        if count == 0:
+            problems.note(str(path), "the feed has no entries")

@@ -1,0 +1,108 @@
+"""JSON lines of records: one JSON object per line.
+
+Recognised keys (all but ``title`` optional)::
+
+    {"id": "...", "title": "...", "abstract": "...", "year": 2025,
+     "categories": ["cs.CL", "cs.AI"] | "cs.CL cs.AI", "primary_category": "cs.CL",
+     "category": "cs.CL", "authors": ["Ada Lovelace", {"name": "..."}] | "A and B",
+     "links": ["https://..."], "arxiv_id": "2509.13310", "doi": "...", "journal_ref": "..."}
+
+The document-level gold files of the evaluation sets use this layout too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError, Problems
+from ..model import Record
+from .base import Reader, RecordFields
+
+__all__ = ["JsonLinesReader", "iter_json_lines", "split_names"]
+
+
+def iter_json_lines(path: Path, problems: Problems) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield (line number, object) for each valid JSON object line; report the others."""
+    try:
+        fh = path.open("rb")
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+    with fh:
+        for number, raw in enumerate(fh, start=1):
+            line = raw.decode("utf-8", errors="replace").strip()
+            if not line:
+                continue
+            if number == 1:
+                line = line.lstrip("\ufeff")
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                problems.skip(str(path), f"line {number}", "json", f"invalid JSON ({exc.msg} at column {exc.colno})")
+                continue
+            except RecursionError:
+                problems.skip(str(path), f"line {number}", "json", "JSON nested too deeply")
+                continue
+            if not isinstance(obj, dict):
+                problems.skip(str(path), f"line {number}", "json", f"expected an object, got {type(obj).__name__}")
+                continue
+            yield number, obj
+
+
+def split_names(value: Any) -> list[Any]:
+    """Authors as a list: accepts a list, or one string joined by ``and``/``;``/``,``."""
+    if isinstance(value, list):
+        return value
+    if isinstance(value, str):
+        parts = re.split(r"\s+and\s+|;|,(?![^()]*\))", value)
+        return [p.strip() for p in parts if p.strip()]
+    return []
+
+
+def _as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return value.split()
+    if isinstance(value, list):
+        return value
+    return [value]
+
+
+class JsonLinesReader(Reader):
+    name = "jsonl"
+    description = "JSON lines, one record object per line (title, abstract, year, categories, authors, ...)"
+
+    @classmethod
+    def sniff(cls, head: str, path: Path) -> bool:
+        first = head.lstrip("\ufeff").lstrip()
+        return first.startswith("{") and '"title"' in head
+
+    def read(self, path: Path, problems: Problems) -> Iterator[Record]:
+        for number, obj in iter_json_lines(path, problems):
+            categories = _as_list(obj.get("categories")) or _as_list(obj.get("category"))
+            fields = RecordFields(
+                path=path,
+                position=f"line {number}",
+                format=self.name,
+                id=obj.get("id") if isinstance(obj.get("id"), str) else None,
+                title=obj.get("title"),
+                abstract=obj.get("abstract"),
+                year=obj.get("year"),
+                categories=categories,
+                primary_category=obj.get("primary_category"),
+                authors=split_names(obj.get("authors")),
+                links=_as_list(obj.get("links")),
+                arxiv_id=obj.get("arxiv_id"),
+                doi=obj.get("doi"),
+                journal_ref=obj.get("journal_ref"),
+                published=obj.get("published"),
+            )
+            record = fields.build(problems)
+            if record is not None:
+                yield record
