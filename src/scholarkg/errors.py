@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "ScholarKGError",
+    "UsageError",
     "InputError",
     "RecordError",
     "QueryError",
@@ -46,6 +47,12 @@ class ScholarKGError(Exception):
     """Root of every error the library raises on purpose."""
 
     exit_code = EXIT_INTERNAL
+
+
+class UsageError(ScholarKGError):
+    """A bad argument that the command line could not catch (unknown format, bad name, ...)."""
+
+    exit_code = EXIT_USAGE
 
 
 class InputError(ScholarKGError):

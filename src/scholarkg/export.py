@@ -1,0 +1,127 @@
+"""Serialisations of a graph: Turtle, N-Triples, N-Quads, JSON-LD, TriG and GraphML.
+
+Output is deterministic: the same graph gives the same bytes on every run (statements and
+prefixes sorted). Files are written atomically (see :mod:`scholarkg.fileio`).
+
+>>> sorted(EXPORTERS)
+['graphml', 'jsonld', 'nquads', 'ntriples', 'trig', 'turtle']
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from rdflib import Dataset, Graph
+
+from .errors import UsageError
+from .fileio import write_bytes
+from .graph.vocab import PREFIXES
+
+__all__ = ["Exporter", "EXPORTERS", "serialize", "export", "jsonld_context"]
+
+
+@dataclass(frozen=True)
+class Exporter:
+    name: str
+    suffix: str
+    media_type: str
+    write: Callable[[Graph], bytes]
+
+
+def jsonld_context() -> dict[str, str]:
+    """The JSON-LD ``@context`` used in exports: the project's prefixes, nothing remote."""
+    return dict(sorted(PREFIXES.items()))
+
+
+def _sorted_copy(graph: Graph) -> Graph:
+    out = Graph(bind_namespaces="none")
+    for prefix, namespace in graph.namespaces():
+        out.bind(prefix, namespace)
+    for triple in sorted(graph):
+        out.add(triple)
+    return out
+
+
+def _turtle(graph: Graph) -> bytes:
+    return graph.serialize(format="turtle", encoding="utf-8")
+
+
+def _lines_sorted(data: bytes) -> bytes:
+    lines = sorted({line for line in data.decode("utf-8").splitlines() if line.strip()})
+    return ("\n".join(lines) + "\n").encode("utf-8") if lines else b""
+
+
+def _ntriples(graph: Graph) -> bytes:
+    return _lines_sorted(graph.serialize(format="nt", encoding="utf-8"))
+
+
+def _nquads(graph: Graph) -> bytes:
+    if isinstance(graph, Dataset):
+        return _lines_sorted(graph.serialize(format="nquads", encoding="utf-8"))
+    return _ntriples(graph)
+
+
+def _trig(graph: Graph) -> bytes:
+    return graph.serialize(format="trig", encoding="utf-8")
+
+
+def _jsonld(graph: Graph) -> bytes:
+    text = _sorted_copy(graph).serialize(format="json-ld", context=jsonld_context(), auto_compact=True)
+    # Re-dump with sorted keys so the bytes do not depend on dict order inside rdflib.
+    data = json.loads(text)
+    if isinstance(data, dict) and isinstance(data.get("@graph"), list):
+        data["@graph"].sort(key=lambda node: str(node.get("@id", "")))
+    return (json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode("utf-8")
+
+
+def _graphml(graph: Graph) -> bytes:
+    import networkx as nx
+
+    from .render.view import to_networkx
+
+    nxg = to_networkx(graph)
+    simple = nx.MultiDiGraph()
+    for node, attrs in sorted(nxg.nodes(data=True)):
+        simple.add_node(node, **{k: v for k, v in attrs.items() if isinstance(v, str | int | float)})
+    for u, v, attrs in sorted(nxg.edges(data=True), key=lambda e: (e[0], e[1], e[2].get("relation", ""))):
+        simple.add_edge(u, v, relation=attrs.get("relation", ""))
+    buffer = io.BytesIO()
+    nx.write_graphml(simple, buffer, encoding="utf-8")
+    return buffer.getvalue()
+
+
+EXPORTERS: dict[str, Exporter] = {
+    e.name: e
+    for e in (
+        Exporter("turtle", ".ttl", "text/turtle", _turtle),
+        Exporter("ntriples", ".nt", "application/n-triples", _ntriples),
+        Exporter("nquads", ".nq", "application/n-quads", _nquads),
+        Exporter("trig", ".trig", "application/trig", _trig),
+        Exporter("jsonld", ".jsonld", "application/ld+json", _jsonld),
+        Exporter("graphml", ".graphml", "application/graphml+xml", _graphml),
+    )
+}
+
+
+def _exporter(format: str) -> Exporter:
+    try:
+        return EXPORTERS[format]
+    except KeyError:
+        raise UsageError(f"unknown export format {format!r} (known: {', '.join(sorted(EXPORTERS))})") from None
+
+
+def serialize(graph: Graph, format: str = "turtle") -> bytes:
+    """The graph in ``format`` as bytes."""
+    return _exporter(format).write(graph)
+
+
+def export(graph: Graph, format: str = "turtle", path: str | Path | None = None) -> bytes:
+    """Serialise ``graph``; when ``path`` is given, also write it there atomically."""
+    data = serialize(graph, format)
+    if path is not None:
+        write_bytes(path, data)
+    return data

@@ -1,0 +1,187 @@
+"""The main job: input files -> records -> extraction -> linked entities -> RDF graph -> files.
+
+::
+
+    readers.read_records   file -> Record              (problems reported, good records kept)
+    extract.extract_many   Record -> Extraction        (spaCy pipeline, streamed)
+    link.Linker            Extraction -> Entity        (one entity per real thing across papers)
+    graph.builder          Record + Entity -> triples  (IRIs minted in graph.iri)
+    export / render        graph -> Turtle, JSON-LD, HTML, summary
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rdflib import Graph
+from rdflib.namespace import DCTERMS, RDF, SKOS
+
+from .errors import Problems
+from .graph import iri
+from .graph.builder import add_all, entity_triples, extractor_triples, new_graph, record_triples
+from .graph.vocab import SKG
+from .model import Entity, EntityType, Extraction, Record
+
+__all__ = ["Build", "build", "unique_records", "summarise", "write_outputs", "OUTPUT_FILES"]
+
+log = logging.getLogger(__name__)
+
+OUTPUT_FILES = ("graph.ttl", "graph.jsonld", "graph.nt", "graph.html", "extraction.jsonl", "summary.json")
+
+
+@dataclass
+class Build:
+    """Everything one build produced."""
+
+    graph: Graph
+    records: list[Record]
+    extractions: list[Extraction]
+    entities: list[Entity]
+    problems: Problems
+    linker: object = None
+    inputs: list[str] = field(default_factory=list)
+
+    @property
+    def summary(self) -> dict:
+        return summarise(self.graph, self.problems)
+
+
+def unique_records(records: Iterable[Record], problems: Problems) -> Iterator[Record]:
+    """Drop repeated records of the same paper (same arXiv id, or same normalised title)."""
+    seen: dict[str, str] = {}
+    for record in records:
+        key = iri.paper_key(record.arxiv_id, record.title)
+        where = str(record.source) if record.source else record.id
+        if key in seen:
+            problems.report(
+                record.source.path if record.source else where,
+                record.source.position if record.source else "",
+                "id",
+                f"duplicate of the record at {seen[key]} (skipped)",
+            )
+            continue
+        seen[key] = where
+        yield record
+
+
+def build(
+    inputs: Iterable[str | Path],
+    *,
+    format: str | None = None,
+    strict: bool = False,
+    problems: Problems | None = None,
+    nlp=None,
+    progress: Callable[[int], None] | None = None,
+) -> Build:
+    """Build the knowledge graph of the records in ``inputs`` (files), in memory.
+
+    Bad records are reported to ``problems`` and skipped; ``strict=True`` makes the first
+    one raise :class:`~scholarkg.errors.RecordError`.
+    """
+    from .extract import EXTRACTOR_VERSION, extract_many
+    from .link import Linker
+    from .readers import read_records
+
+    problems = problems if problems is not None else Problems(strict=strict)
+    paths = [str(p) for p in inputs]
+    records: list[Record] = []
+    extractions: list[Extraction] = []
+    linker = Linker()
+    stream = unique_records(read_records(paths, problems, format=format), problems)
+    for record, extraction in extract_many(stream, nlp=nlp):
+        records.append(record)
+        extractions.append(extraction)
+        linker.add(extraction)
+        if progress is not None:
+            progress(len(records))
+
+    graph = new_graph()
+    add_all(graph, extractor_triples(EXTRACTOR_VERSION))
+    for record, extraction in zip(records, extractions):
+        add_all(graph, record_triples(record, extraction, linker.resolve))
+    entities = linker.entities()
+    used = set(graph.objects(None, SKG.mentionOf)) | {
+        o for p in (SKG.model, SKG.benchmark, SKG.metric) for o in graph.objects(None, p)
+    }
+    described = [e for e in entities if iri.entity(e.key) in used]
+    keep = {e.key for e in described}
+    # Families and base methods of used entities are described too.
+    by_key = {e.key: e for e in entities}
+    queue = [e for e in described]
+    while queue:
+        e = queue.pop()
+        for ref in (e.parent, e.derived_from):
+            if ref and ref not in keep and ref in by_key:
+                keep.add(ref)
+                queue.append(by_key[ref])
+    for entity in entities:
+        if entity.key in keep:
+            add_all(graph, entity_triples(entity))
+    log.info("built %d records into %d triples", len(records), len(graph))
+    return Build(graph, records, extractions, [by_key[k] for k in sorted(keep)], problems, linker, paths)
+
+
+def summarise(graph: Graph, problems: Problems | None = None) -> dict:
+    """Counts shown after a build and by ``scholarkg stats``."""
+    by_type: Counter[str] = Counter()
+    for t in EntityType:
+        by_type[t.value] = sum(1 for _ in graph.subjects(RDF.type, SKG[t.value]))
+    papers = set(graph.subjects(RDF.type, SKG.Paper))
+    summary = {
+        "papers": len(papers),
+        "authors": sum(1 for _ in graph.subjects(RDF.type, SKG.Author)),
+        "categories": len({o for o in graph.objects(None, DCTERMS.subject)}),
+        "entities": dict(by_type),
+        "entities_total": sum(by_type.values()),
+        "results": sum(1 for _ in graph.subjects(RDF.type, SKG.Result)),
+        "code_repositories": sum(1 for _ in graph.subjects(RDF.type, SKG.CodeRepository)),
+        "project_pages": sum(1 for _ in graph.subjects(RDF.type, SKG.ProjectPage)),
+        "mentions": sum(1 for _ in graph.subjects(RDF.type, SKG.Mention)),
+        "triples": len(graph),
+        "category_labels": sorted(
+            str(graph.value(c, SKOS.notation)) for c in set(graph.objects(None, DCTERMS.subject))
+        ),
+    }
+    if problems is not None:
+        summary["problems"] = len(problems.items)
+        summary["skipped_records"] = problems.skipped_records
+        summary["notes"] = list(problems.notes)
+    return summary
+
+
+def write_outputs(result: Build, out_dir: str | Path, *, html: bool = True) -> dict[str, Path]:
+    """Write the build's files into ``out_dir`` all at once (old or new set, never a mix)."""
+    from .export import serialize
+    from .extract.jsonl import extraction_record
+    from .fileio import replace_directory
+
+    files: dict[str, bytes] = {
+        "graph.ttl": serialize(result.graph, "turtle"),
+        "graph.nt": serialize(result.graph, "ntriples"),
+        "graph.jsonld": serialize(result.graph, "jsonld"),
+    }
+    lines = [
+        json.dumps(extraction_record(r, e, result.linker), ensure_ascii=False, sort_keys=True)
+        for r, e in zip(result.records, result.extractions)
+    ]
+    files["extraction.jsonl"] = ("\n".join(lines) + "\n").encode("utf-8") if lines else b""
+    if html:
+        from .render import render_html
+
+        files["graph.html"] = render_html(result.graph, title="scholarkg explorer").encode("utf-8")
+    summary = summarise(result.graph, result.problems)
+    summary["notes"] = [_relative_note(n) for n in summary.get("notes", [])]
+    files["summary.json"] = (json.dumps(summary, indent=2, sort_keys=True) + "\n").encode("utf-8")
+    replace_directory(out_dir, files)
+    return {name: Path(out_dir) / name for name in files}
+
+
+def _relative_note(note: str) -> str:
+    """Notes name input files; keep only the file name so outputs do not depend on the cwd."""
+    path, sep, rest = note.partition(": ")
+    return f"{Path(path).name}{sep}{rest}" if sep else note

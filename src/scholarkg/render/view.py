@@ -1,0 +1,119 @@
+"""The knowledge graph as a networkx graph of the things people look at.
+
+Papers, authors, categories, entities, results and web resources become nodes; the
+relations between them (authorship, category, the paper-entity roles, result parts,
+variants) become edges labelled with the relation name. Provenance nodes (mentions) and the
+category scheme's upper levels are left out. Each node carries the attributes the explorer
+and the GraphML export show: ``kind``, ``label`` and kind-specific details.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import networkx as nx
+from rdflib import Graph, Literal, URIRef
+from rdflib.namespace import DCTERMS, FOAF, RDF, SDO, SKOS
+
+from ..graph.vocab import FABIO, SKG
+
+__all__ = ["to_networkx", "NODE_KINDS", "RELATIONS"]
+
+NODE_KINDS = (
+    "Author", "Paper", "Category", "Benchmark", "Dataset", "Model", "Method",
+    "Task", "Metric", "Result", "CodeRepository", "ProjectPage", "WebResource",
+)
+
+_KIND_OF_CLASS = {SKG[k]: k for k in NODE_KINDS if k not in ("Category",)}
+_KIND_OF_CLASS[SKOS.Concept] = "Category"
+
+RELATIONS: dict[URIRef, str] = {
+    DCTERMS.creator: "author",
+    DCTERMS.subject: "category",
+    SKG.introduces: "introduces",
+    SKG.evaluatesOn: "evaluatesOn",
+    SKG.uses: "uses",
+    SKG.comparesWith: "comparesWith",
+    SKG.mentions: "mentions",
+    SKG.reportsResult: "reportsResult",
+    SKG.model: "model",
+    SKG.benchmark: "benchmark",
+    SKG.metric: "metric",
+    SKG.variantOf: "variantOf",
+    SKG.derivedFrom: "derivedFrom",
+    SKG.hasCodeRepository: "codeRepository",
+    SKG.hasProjectPage: "projectPage",
+}
+
+
+def _text(value) -> str:
+    return str(value) if isinstance(value, Literal) else ""
+
+
+def to_networkx(graph: Graph) -> nx.MultiDiGraph:
+    """Nodes keyed by IRI string, with ``kind``, ``label`` and details; edges with ``relation``."""
+    kinds: dict[URIRef, str] = {}
+    for s, o in graph.subject_objects(RDF.type):
+        kind = _KIND_OF_CLASS.get(o)
+        if kind and isinstance(s, URIRef):
+            kinds[s] = kind
+    # Categories are shown only when a paper uses them (not the archives and groups above).
+    used_categories = {o for o in graph.objects(None, DCTERMS.subject) if isinstance(o, URIRef)}
+    kinds = {n: k for n, k in kinds.items() if k != "Category" or n in used_categories}
+
+    attrs: dict[URIRef, dict] = {n: {"kind": k} for n, k in kinds.items()}
+    aliases: dict[URIRef, list[str]] = defaultdict(list)
+    categories: dict[URIRef, list[str]] = defaultdict(list)
+    notation: dict[URIRef, str] = {}
+    for s, p, o in graph:
+        if s not in attrs:
+            continue
+        a = attrs[s]
+        if p == DCTERMS.title:
+            a["label"] = a["title"] = _text(o)
+        elif p == DCTERMS.abstract:
+            a["abstract"] = _text(o)
+        elif p == FABIO.hasPublicationYear:
+            a["year"] = int(str(o)[:4])
+        elif p == FOAF.page:
+            a["url"] = str(o)
+        elif p == SKG.arxivId:
+            a["arxiv_id"] = _text(o)
+        elif p in (FOAF.name, SKOS.prefLabel):
+            a["label"] = _text(o)
+            if p == SKOS.prefLabel and kinds[s] == "Category":
+                a["name"] = _text(o)
+        elif p == SKOS.notation:
+            notation[s] = _text(o)
+        elif p == SKOS.altLabel:
+            aliases[s].append(_text(o))
+        elif p == SKG.value:
+            a["value"] = str(o)
+        elif p == SKG.unit:
+            a["unit"] = _text(o)
+        elif p == SKG.evidence:
+            a["evidence"] = _text(o)
+        elif p == SDO.url:
+            a["url"] = a["label"] = _text(o)
+    for node, code in notation.items():
+        if node in attrs:
+            attrs[node]["label"] = code
+    for paper, cat in graph.subject_objects(DCTERMS.subject):
+        if cat in notation:
+            categories[paper].append(notation[cat])
+
+    nxg = nx.MultiDiGraph()
+    for node, a in attrs.items():
+        if node in aliases:
+            a["aliases"] = "; ".join(sorted(aliases[node]))
+        if node in categories:
+            a["categories"] = " ".join(sorted(categories[node]))
+        if a["kind"] == "Result":
+            a["label"] = f"{a.get('value', '?')}{a.get('unit', '') or ''}"
+        a.setdefault("label", str(node).rsplit("/", 1)[-1])
+        nxg.add_node(str(node), **a)
+    for prop, relation in RELATIONS.items():
+        for s, o in graph.subject_objects(prop):
+            if s in attrs and o in attrs:
+                nxg.add_edge(str(s), str(o), key=relation, relation=relation)
+    return nxg
