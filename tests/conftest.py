@@ -1,0 +1,67 @@
+"""Shared fixtures: paths, the seed build (made once per session), a CLI runner."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+SEED = REPO / "examples" / "maojia-song.txt"
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    return REPO
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """``../shared/data``; tests using it are skipped on a machine without it."""
+    data = SHARED / "data"
+    if not data.is_dir():
+        pytest.skip("../shared/data is not present on this machine")
+    return data
+
+
+@pytest.fixture(scope="session")
+def seed_path() -> Path:
+    return SEED
+
+
+@pytest.fixture(scope="session")
+def seed_build():
+    """The seed profile built in memory once for the whole test session."""
+    from scholarkg.pipeline import build
+
+    return build([SEED])
+
+
+@pytest.fixture(scope="session")
+def seed_graph(seed_build):
+    return seed_build.graph
+
+
+@pytest.fixture(scope="session")
+def seed_out(tmp_path_factory, seed_build) -> Path:
+    """The seed build written to a folder, as ``scholarkg build`` does."""
+    from scholarkg.pipeline import write_outputs
+
+    out = tmp_path_factory.mktemp("seed") / "maojia-song"
+    write_outputs(seed_build, out)
+    return out
+
+
+@pytest.fixture
+def cli():
+    """Run ``scholarkg ARGS...`` in-process; returns click's Result (exit_code, stdout, stderr)."""
+    from scholarkg.cli import main
+
+    runner = CliRunner()
+
+    def run(*args: str, input: str | None = None):
+        return runner.invoke(main, [str(a) for a in args], input=input, catch_exceptions=False)
+
+    return run
