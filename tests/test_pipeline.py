@@ -39,8 +39,9 @@ def test_duplicate_records_are_reported_and_skipped(tmp_path):
     result = build([path])
     assert len(result.records) == 1
     assert [str(p) for p in result.problems.items] == [
-        f"{path}:line 2 [id]: duplicate of the record at {path}:line 1 (skipped)"
+        f"{path}:line 2 [id]: duplicate of the record at {path}:line 1 (record skipped)"
     ]
+    assert result.problems.skipped_records == 1
 
 
 def test_strict_build_stops_at_bad_record(tmp_path):
@@ -69,7 +70,12 @@ def test_replace_directory_swaps_whole_folder(tmp_path):
 
 
 def test_concurrent_writer_gets_locked_error(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
     target = tmp_path / "out"
     with locked(target):
-        with pytest.raises(LockedError, match="locked by another running build"):
-            replace_directory(target, {"a.txt": b"x"})
+        replace_directory(target, {"a.txt": b"mine"})  # the holder itself may write
+        with ThreadPoolExecutor(1) as pool:
+            with pytest.raises(LockedError, match="locked by another running build"):
+                pool.submit(replace_directory, target, {"a.txt": b"x"}).result()
+    assert (target / "a.txt").read_bytes() == b"mine"

@@ -88,9 +88,9 @@ def main(verbose: bool, quiet: bool, debug: bool) -> None:
 
     \b
     Exit codes: 0 done; 1 done but records had problems (--fail-on-problems);
-    2 bad command line; 3 unreadable input (or a bad record with --strict);
-    4 bad or refused query; 5 output or store not writable, or locked;
-    6 network service failed; 70 internal error.
+    2 bad command line; 3 unreadable input, no usable record, or a bad record with --strict;
+    4 bad, refused or timed-out query; 5 output or store not writable, or locked by another build;
+    6 network service failed; 70 internal error (a bug: please report it).
     """
     root = logging.getLogger("scholarkg")
     root.handlers[:] = [_Handler()]
@@ -135,14 +135,21 @@ def build(inputs, out, input_format, strict, fail_on_problems, no_html):
 
     Writes graph.ttl, graph.nt, graph.jsonld, graph.html, extraction.jsonl and summary.json.
     """
+    from .fileio import locked
     from .pipeline import build as run_build
     from .pipeline import write_outputs
 
     progress = Progress("building", sys.stderr.isatty())
     problems = Problems(strict=strict)
-    result = run_build(inputs, format=input_format, problems=problems, progress=progress)
-    progress.done()
-    write_outputs(result, out, html=not no_html)
+    with locked(out):  # a second build into OUT fails at once instead of racing this one
+        result = run_build(inputs, format=input_format, problems=problems, progress=progress)
+        progress.done()
+        if not result.records:
+            raise errors.InputError(
+                f"no usable record in the input ({len(problems.items)} problems, "
+                f"{problems.skipped_records} records skipped); {out} was left as it was"
+            )
+        write_outputs(result, out, html=not no_html)
     click.echo(f"wrote {out}/")
     _echo_summary(result.summary)
     if fail_on_problems and problems.items:

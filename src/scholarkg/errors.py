@@ -21,6 +21,7 @@ __all__ = [
     "NetworkError",
     "Problem",
     "Problems",
+    "one_line",
     "EXIT_OK",
     "EXIT_PROBLEMS",
     "EXIT_USAGE",
@@ -100,6 +101,20 @@ class NetworkError(ScholarKGError):
     exit_code = EXIT_NETWORK
 
 
+def one_line(text: str, limit: int = 1_000) -> str:
+    r"""``text`` safe to print as part of one line: control, format and separator characters
+    (newlines, terminal escapes, bidirectional overrides, lone surrogates) shown as escapes,
+    and at most ``limit`` characters.
+
+    >>> one_line("a\nb\x1b[31mc\u202e")
+    'a\\nb\\x1b[31mc\\u202e'
+    """
+    if text.isprintable() and len(text) <= limit:
+        return text
+    out = "".join(c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode("ascii") for c in text[:limit])
+    return out + ("…" if len(text) > limit else "")
+
+
 class Problems:
     """Collects record problems; in strict mode the first one is raised.
 
@@ -117,7 +132,7 @@ class Problems:
         self._limit_logged = limit_logged
 
     def report(self, path: str, position: str, field: str, message: str) -> None:
-        problem = Problem(str(path), str(position), field, message)
+        problem = Problem(one_line(str(path)), one_line(str(position)), one_line(field), one_line(message, 300))
         if self.strict:
             raise RecordError(problem)
         self.items.append(problem)
@@ -128,7 +143,7 @@ class Problems:
 
     def note(self, path: str, message: str) -> None:
         """Something worth telling the user that is not a problem with a record."""
-        text = f"{path}: {message}"
+        text = f"{one_line(str(path))}: {one_line(message, 300)}"
         self.notes.append(text)
         log.warning("%s", text)
 

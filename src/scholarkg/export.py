@@ -51,7 +51,9 @@ def _turtle(graph: Graph) -> bytes:
 
 
 def _lines_sorted(data: bytes) -> bytes:
-    lines = sorted({line for line in data.decode("utf-8").splitlines() if line.strip()})
+    # split("\n"), not splitlines(): a literal may hold U+2028, U+0085 or U+001C, which
+    # N-Triples writes as they are and splitlines() would treat as line ends.
+    lines = sorted({line for line in data.decode("utf-8").split("\n") if line.strip()})
     return ("\n".join(lines) + "\n").encode("utf-8") if lines else b""
 
 

@@ -3,13 +3,24 @@
 Every output goes to a temporary file in the target's own folder, is flushed and fsynced,
 and then renamed over the target (an atomic step on POSIX file systems). A reader of the
 target sees either the old file or the new one, never a mix or a truncated file.
+
+A build's output folder is replaced as a whole (:func:`replace_directory`): on Linux the
+new folder and the old one are exchanged in one step (``renameat2(RENAME_EXCHANGE)``), so
+the folder is never missing, even for an instant; elsewhere two renames are used and a
+crash between them is repaired by the next build (:func:`recover_directory`).
+
+Builds into the same output hold an exclusive lock (:func:`locked`) for as long as they run:
+a second build gets :class:`~scholarkg.errors.LockedError` at once instead of racing.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
+import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
@@ -57,15 +68,29 @@ def write_text(path: str | Path, text: str) -> None:
     write_bytes(path, text.encode("utf-8"))
 
 
+_held: set[tuple[int, Path]] = set()  # (thread, lock file) pairs held now
+_held_guard = threading.Lock()
+
+
 @contextlib.contextmanager
 def locked(target: str | Path) -> Iterator[None]:
-    """Hold an exclusive lock on ``target`` (a file or folder) or raise LockedError at once."""
+    """Hold an exclusive lock on ``target`` (a file or folder) or raise LockedError at once.
+
+    The lock lives in ``.<name>.lock`` next to the target and is released by the operating
+    system when the process ends, however it ends. It is re-entrant within one thread.
+    """
     import fcntl
 
     from .errors import LockedError
 
     target = Path(target)
-    lock_path = target.parent / f".{target.name}.lock"
+    lock_path = (target.parent / f".{target.name}.lock").absolute()
+    key = (threading.get_ident(), lock_path)
+    with _held_guard:
+        reentered = key in _held
+    if reentered:
+        yield
+        return
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fh = open(lock_path, "a+")
@@ -76,9 +101,13 @@ def locked(target: str | Path) -> Iterator[None]:
             fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise LockedError(f"{target}: locked by another running build; try again when it ends") from None
+        with _held_guard:
+            _held.add(key)
         try:
             yield
         finally:
+            with _held_guard:
+                _held.discard(key)
             fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
 
 
@@ -89,6 +118,24 @@ def _fsync_dir(path: Path) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap the paths ``a`` and ``b`` in one atomic step; False where the system cannot."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return False
+    renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    at_fdcwd, rename_exchange = -100, 2
+    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    errno = ctypes.get_errno()
+    if errno in (22, 38, 95):  # EINVAL, ENOSYS, EOPNOTSUPP: this file system cannot exchange
+        return False
+    raise OSError(errno, os.strerror(errno), str(b))
 
 
 def recover_directory(target: str | Path) -> None:
@@ -134,6 +181,10 @@ def replace_directory(target: str | Path, files: dict[str, bytes]) -> None:
             if target.exists():
                 if not target.is_dir():
                     raise StoreError(f"{target}: exists and is not a folder")
+                if _exchange(new, target):  # `new` now holds the old files
+                    _fsync_dir(target.parent)
+                    shutil.rmtree(new, ignore_errors=True)
+                    return
                 old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
                 os.rmdir(old)
                 os.replace(target, old)
@@ -143,7 +194,9 @@ def replace_directory(target: str | Path, files: dict[str, bytes]) -> None:
             else:
                 os.replace(new, target)
                 _fsync_dir(target.parent)
-        except BaseException:
+        except BaseException as exc:
             shutil.rmtree(new, ignore_errors=True)
             recover_directory(target)
+            if isinstance(exc, OSError):
+                raise StoreError(f"{target}: cannot write ({exc.strerror or exc})") from exc
             raise

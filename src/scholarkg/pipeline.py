@@ -58,11 +58,11 @@ def unique_records(records: Iterable[Record], problems: Problems) -> Iterator[Re
         key = iri.paper_key(record.arxiv_id, record.title)
         where = str(record.source) if record.source else record.id
         if key in seen:
-            problems.report(
+            problems.skip(
                 record.source.path if record.source else where,
                 record.source.position if record.source else "",
                 "id",
-                f"duplicate of the record at {seen[key]} (skipped)",
+                f"duplicate of the record at {seen[key]}",
             )
             continue
         seen[key] = where

@@ -8,8 +8,16 @@ graph it is made safe to store and serialise:
 - lone UTF-16 surrogates (from JSON escapes such as ``"\\ud800"``) become U+FFFD;
 - NUL and other C0/C1 control characters (except tab and newline) are removed;
 - zero-width spaces and byte-order marks are removed (joiners used by scripts are kept);
+- bidirectional embedding, override and isolate controls (U+202A-U+202E, U+2066-U+2069),
+  which can make displayed text read differently from what is stored, are removed; the
+  marks LRM/RLM and right-to-left text itself are kept;
+- the Unicode line and paragraph separators (U+2028, U+2029) become ``\n``;
 - text is put in Unicode NFC form;
-- fields longer than :data:`MAX_FIELD_CHARS` are cut, and the caller is told.
+- fields longer than :data:`MAX_FIELD_CHARS` are cut, and the caller is told. A field many
+  times over the limit is cut before it is cleaned, so cleaning time stays bounded.
+
+Every function here runs in time linear in the length of its input, whatever the input
+(no regular expression that can backtrack over long runs of one character).
 
 Each function returns the cleaned text and a list of short notes on what was changed, so a
 reader can report them against the record and field they came from.
@@ -29,6 +37,8 @@ _MOJIBAKE = re.compile(r"[\u00c2-\u00f4][\u0080-\u00bf\u20ac\u201a\u0192\u201e\u
 _SURROGATES = re.compile(r"[\ud800-\udfff]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _INVISIBLE = re.compile(r"[\u200b\u2060\ufeff\ufffe\uffff]")
+_BIDI = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
+_PRECUT = 4  # a field over PRECUT * limit characters is cut to that before cleaning
 _SPACES = re.compile(r"[ \t\r\f\v\u00a0]+")
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?/?>")
 
@@ -40,22 +50,28 @@ def clean(text: str, *, limit: int = MAX_FIELD_CHARS) -> tuple[str, list[str]]:
     ('ab c', ['removed 1 control character(s)', 'removed 1 invisible character(s)'])
     """
     notes: list[str] = []
+    original_length = len(text)
+    if original_length > _PRECUT * limit:
+        text = text[: _PRECUT * limit]
     text, n = _repair_mojibake(text)
     if n:
         notes.append(f"repaired {n} mis-decoded character(s)")
     text, n = _SURROGATES.subn("\ufffd", text)
     if n:
         notes.append(f"replaced {n} lone surrogate(s) with U+FFFD")
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\u2028", "\n").replace("\u2029", "\n")
     text, n = _CONTROL.subn("", text)
     if n:
         notes.append(f"removed {n} control character(s)")
     text, n = _INVISIBLE.subn("", text)
     if n:
         notes.append(f"removed {n} invisible character(s)")
+    text, n = _BIDI.subn("", text)
+    if n:
+        notes.append(f"removed {n} bidirectional control character(s)")
     text = unicodedata.normalize("NFC", text).strip()
-    if len(text) > limit:
-        notes.append(f"cut from {len(text):,} to {limit:,} characters")
+    if len(text) > limit or original_length > _PRECUT * limit:
+        notes.append(f"cut from {max(len(text), original_length):,} to {limit:,} characters")
         text = text[:limit].rstrip()
     return text, notes
 
@@ -97,11 +113,12 @@ def strip_markup(text: str) -> str:
 
 
 def unwrap(text: str | None) -> str | None:
-    """Join hard-wrapped lines (arXiv abstracts are wrapped at 80 columns) into one paragraph.
+    r"""Join hard-wrapped lines (arXiv abstracts are wrapped at 80 columns) into one paragraph.
 
     >>> unwrap("  A fully differential\ncalculation is\n  presented. ")
     'A fully differential calculation is presented.'
     """
     if text is None:
         return None
-    return re.sub(r"\s*\n\s*", " ", text).strip()
+    # Not re.sub(r"\s*\n\s*", ...): that regex takes quadratic time on a long run of spaces.
+    return " ".join(part for part in (line.strip() for line in text.split("\n")) if part)

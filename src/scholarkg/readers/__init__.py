@@ -73,14 +73,20 @@ def read_records(
     """Read every record of every file, reporting bad records to ``problems``.
 
     A file that cannot be read at all is reported and the other files are still read; only
-    when no file could be read (or in strict mode) is it an error.
+    when no file could be read (or in strict mode) is it an error. A file that yields no
+    record, and had no problem that says why, is reported too.
     """
     paths = [Path(p) for p in paths]
     failures: list[InputError] = []
     for path in paths:
         try:
             reader = get_reader(format or detect(path))()
-            yield from reader.read(path, problems)
+            count, reported = 0, len(problems.items)
+            for record in reader.read(path, problems):
+                count += 1
+                yield record
+            if count == 0 and len(problems.items) == reported:
+                problems.report(str(path), "", "records", "no records found in this file")
         except InputError as exc:
             if problems.strict or len(paths) == 1:
                 raise

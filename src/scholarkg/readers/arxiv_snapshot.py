@@ -15,7 +15,7 @@ from typing import Any
 from ..errors import Problems
 from ..model import Author, Record
 from ..text import unwrap
-from .base import Reader, RecordFields
+from .base import Reader, RecordFields, shown
 from .jsonl import iter_json_lines, split_names
 
 __all__ = ["ArxivSnapshotReader"]
@@ -31,20 +31,23 @@ def _author(parts: Any) -> Author | None:
     return Author(name, given or None, family or None) if name else None
 
 
-def _first_version_date(versions: Any) -> str | None:
-    if not isinstance(versions, list) or not versions or not isinstance(versions[0], dict):
-        return None
+def _first_version_date(versions: Any) -> tuple[str | None, str | None]:
+    """The date of the first version (ISO), or None and why not (None when there is no date)."""
+    if versions is None or versions == []:
+        return None, None
+    if not isinstance(versions, list) or not isinstance(versions[0], dict):
+        return None, "expected a list of versions"
     created = versions[0].get("created")
     if not isinstance(created, str):
-        return None
+        return None, "the first version has no creation date"
     try:
-        return parsedate_to_datetime(created).date().isoformat()
-    except (TypeError, ValueError):
-        return None
+        return parsedate_to_datetime(created).date().isoformat(), None
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None, f"unreadable creation date {shown(created)}"
 
 
 def _year_from_id(arxiv_id: str) -> int | None:
-    m = re.match(r"(\d{2})(\d{2})\.\d{4,5}$", arxiv_id) or re.search(r"/(\d{2})(\d{2})\d{3}$", arxiv_id)
+    m = re.match(r"(\d{2})(\d{2})\.\d{4,5}$", arxiv_id, re.ASCII) or re.search(r"/(\d{2})(\d{2})\d{3}$", arxiv_id, re.ASCII)
     if not m:
         return None
     yy = int(m.group(1))
@@ -69,12 +72,14 @@ class ArxivSnapshotReader(Reader):
                 for parts in parsed:
                     author = _author(parts)
                     if author is None:
-                        notes.append(("authors_parsed", f"unreadable entry {str(parts)[:40]!r}"))
+                        notes.append(("authors_parsed", f"unreadable entry {shown(parts)}"))
                     else:
                         authors.append(author)
             else:
                 authors = split_names(obj.get("authors"))
-            published = _first_version_date(obj.get("versions"))
+            published, why = _first_version_date(obj.get("versions"))
+            if why:
+                notes.append(("versions", why))
             year: Any = published[:4] if published else None
             if year is None and isinstance(raw_id, str):
                 year = _year_from_id(raw_id)

@@ -30,16 +30,24 @@ def _text(element: ET.Element, tag: str) -> str | None:
 
 def parse_feed(text: str, path: Path, problems: Problems) -> Iterator[Record]:
     """Records of every entry in an Atom feed given as text."""
-    if "<!DOCTYPE" in text[:2000] or "<!ENTITY" in text[:20000]:
+    # A DTD can declare entities that expand enormously or name outside files; feeds have none.
+    if _DTD.search(text):
         raise InputError(f"{path}: XML document type declarations are not accepted")
     try:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
         line, column = exc.position
-        entries = list(_salvage_entries(text, path, problems))
+        salvage = Problems()  # held back so the file-level message comes first
+        entries = list(_salvage_entries(text, path, salvage))
         if not entries:
             raise InputError(f"{path}: invalid XML at line {line}, column {column}") from None
-        problems.report(str(path), f"line {line}", "xml", f"invalid XML at column {column}; reading the entries that parse")
+        message = f"invalid XML at line {line}, column {column}; reading the entries that parse"
+        if salvage.items:  # the broken entries are the problems; this only explains them
+            problems.note(str(path), message)
+        else:
+            problems.report(str(path), f"line {line}", "xml", f"invalid XML at column {column}; reading the entries that parse")
+        for item in salvage.items:
+            problems.skip(item.path, item.position, item.field, item.message.removesuffix(" (record skipped)"))
     else:
         if root.tag != f"{ATOM}feed":
             raise InputError(f"{path}: not an Atom feed (root element {root.tag!r})")
@@ -85,15 +93,18 @@ def parse_feed(text: str, path: Path, problems: Problems) -> Iterator[Record]:
             yield record
 
 
+_DTD = re.compile(r"<!\s*(?:DOCTYPE|ENTITY)", re.IGNORECASE)
 _ENTRY_BLOCK = re.compile(r"<entry\b.*?(?:</entry>|(?=<entry\b)|\Z)", re.DOTALL)
 _NAMESPACES = ' xmlns="http://www.w3.org/2005/Atom" xmlns:arxiv="http://arxiv.org/schemas/atom"'
 
 
 def _salvage_entries(text: str, path: Path, problems: Problems):
     """Entries of a broken feed, each parsed on its own; the broken ones are reported."""
+    line, counted = 1, 0
     for position, m in enumerate(_ENTRY_BLOCK.finditer(text), start=1):
         block = m.group(0)
-        line = text.count("\n", 0, m.start()) + 1
+        line += text.count("\n", counted, m.start())  # counted on, not from the start: linear
+        counted = m.start()
         if not block.endswith("</entry>"):
             problems.skip(str(path), f"entry {position} (line {line})", "xml", "truncated entry")
             continue
@@ -113,10 +124,6 @@ class AtomReader(Reader):
         return start.startswith("<") and "http://www.w3.org/2005/Atom" in head
 
     def read(self, path: Path, problems: Problems) -> Iterator[Record]:
-        text = read_text(path)
-        count = 0
-        for record in parse_feed(text, path, problems):
-            count += 1
-            yield record
-        if count == 0:
-            problems.note(str(path), "the feed has no entries")
+        text = read_text(path, problems)
+        if text.strip():  # an empty file has no entries (reported by read_records), not bad XML
+            yield from parse_feed(text, path, problems)

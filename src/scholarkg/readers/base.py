@@ -19,13 +19,13 @@ from ..model import Author, Record, Source
 from ..taxonomy import Taxonomy
 from ..text import clean, clean_line, strip_markup
 
-__all__ = ["Reader", "RecordFields", "read_text", "ARXIV_ID", "parse_year"]
+__all__ = ["Reader", "RecordFields", "read_text", "decode", "ARXIV_ID", "parse_year", "shown"]
 
 # New-style (2007+) ids like 2509.13310, with optional version; old-style like hep-th/9901001.
 ARXIV_ID = re.compile(
-    r"(?:arXiv:)?((?:\d{4}\.\d{4,5})|(?:[a-z\-]+(?:\.[A-Z]{2})?/\d{7}))(?:v\d+)?", re.IGNORECASE
+    r"(?:arXiv:)?((?:\d{4}\.\d{4,5})|(?:[a-z\-]+(?:\.[A-Z]{2})?/\d{7}))(?:v\d+)?", re.IGNORECASE | re.ASCII
 )
-_YEAR = re.compile(r"(1[89]\d\d|2[01]\d\d)")
+_YEAR = re.compile(r"(1[89]\d\d|2[01]\d\d)", re.ASCII)
 _MIN_YEAR, _MAX_YEAR = 1800, 2100
 
 
@@ -44,8 +44,21 @@ class Reader:
         raise NotImplementedError
 
 
-def read_text(path: Path) -> str:
-    """Read a whole file as UTF-8 (undecodable bytes replaced), or raise InputError."""
+def decode(data: bytes) -> tuple[str, int]:
+    r"""``data`` as UTF-8 text with undecodable bytes replaced by U+FFFD, and how many were.
+
+    >>> decode(b"ok \xff\xfe \xef\xbf\xbd")
+    ('ok \ufffd\ufffd \ufffd', 2)
+    """
+    text = data.decode("utf-8", errors="replace")
+    if "\ufffd" not in text:
+        return text, 0
+    return text, text.count("\ufffd") - data.count(b"\xef\xbf\xbd")
+
+
+def read_text(path: Path, problems: Problems | None = None) -> str:
+    """Read a whole file as UTF-8, or raise InputError. Bytes that are not UTF-8 are replaced
+    by U+FFFD and, when ``problems`` is given, reported against the file."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -54,21 +67,39 @@ def read_text(path: Path) -> str:
         raise InputError(f"{path}: is a directory, not a file") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from exc
-    return data.decode("utf-8", errors="replace")
+    text, replaced = decode(data)
+    if replaced and problems is not None:
+        problems.report(str(path), "", "encoding", f"{replaced:,} byte(s) that are not UTF-8 replaced with U+FFFD")
+    return text
+
+
+def shown(value: Any, limit: int = 40) -> str:
+    """A short quoted form of any value for a problem message (never raises)."""
+    try:
+        text = value if isinstance(value, str) else str(value)
+    except Exception:  # e.g. an integer too long to convert to text
+        text = f"<{type(value).__name__}>"
+    return repr(text[:limit] + ("…" if len(text) > limit else ""))
 
 
 def parse_year(value: Any) -> int | None:
-    """A plausible publication year from an int or text, else None."""
+    """A plausible publication year from an int or text, else None.
+
+    >>> parse_year("2021-03-04"), parse_year(2020.0), parse_year("soon"), parse_year(True)
+    (2021, 2020, None, None)
+    """
     if isinstance(value, bool):
         return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
     if isinstance(value, int):
         return value if _MIN_YEAR <= value <= _MAX_YEAR else None
     if isinstance(value, str):
         text = value.strip()
-        if re.fullmatch(r"\d{4}", text):
+        if re.fullmatch(r"\d{4}", text, re.ASCII):
             year = int(text)
             return year if _MIN_YEAR <= year <= _MAX_YEAR else None
-        m = re.match(r"(\d{4})-\d{2}(?:-\d{2})?", text) or _YEAR.search(text)
+        m = re.match(r"(\d{4})-\d{2}(?:-\d{2})?", text, re.ASCII) or _YEAR.search(text)
         if m and len(text) <= 40:
             return int(m.group(1))
     return None
@@ -137,7 +168,7 @@ class RecordFields:
         if self.year is not None and self.year != "":
             year = parse_year(self.year)
             if year is None:
-                problems.report(*where, "year", f"not a year: {str(self.year)[:40]!r}")
+                problems.report(*where, "year", f"not a year: {shown(self.year)}")
         elif self.published:
             year = parse_year(self.published)
         else:
@@ -149,10 +180,8 @@ class RecordFields:
         if self.arxiv_id:
             arxiv_id = normalise_arxiv_id(str(self.arxiv_id))
             if arxiv_id is None:
-                problems.report(*where, "arxiv_id", f"not an arXiv id: {str(self.arxiv_id)[:40]!r}")
-        links = tuple(
-            dict.fromkeys(u.strip() for u in self.links if isinstance(u, str) and u.strip())
-        )
+                problems.report(*where, "arxiv_id", f"not an arXiv id: {shown(self.arxiv_id)}")
+        links = tuple(dict.fromkeys(filter(None, (text_field("links", u, line=True) for u in self.links))))
         from ..graph.iri import paper_key  # local: keeps readers free of rdflib at import
 
         record_id = text_field("id", self.id, line=True) if self.id is not None else None
@@ -182,11 +211,14 @@ class RecordFields:
             raw.insert(0, primary_raw)
         primary = None
         for value in raw:
-            if not isinstance(value, str) or not value.strip():
+            if not isinstance(value, str):
+                problems.report(*where, "categories", f"expected a category code, got {type(value).__name__}")
+                continue
+            if not value.strip():
                 continue
             cat = taxonomy.lookup(value.strip())
             if cat is None:
-                problems.report(*where, "categories", f"unknown arXiv category {value.strip()[:40]!r}")
+                problems.report(*where, "categories", f"unknown arXiv category {shown(value.strip())}")
                 continue
             if cat.code not in codes:
                 codes.append(cat.code)
@@ -208,9 +240,9 @@ class RecordFields:
             elif isinstance(value, str):
                 author = Author(value)
             elif isinstance(value, dict) and isinstance(value.get("name"), str):
-                author = Author(value["name"], value.get("given"), value.get("family"))
+                author = Author(value["name"], value.get("given"), value.get("family"), value.get("affiliation"))
             else:
-                problems.report(*where, "authors", f"unreadable author entry {str(value)[:40]!r}")
+                problems.report(*where, "authors", f"unreadable author entry {shown(value)}")
                 continue
             name, notes = clean_line(author.name, limit=300)
             for note in notes:
@@ -220,5 +252,9 @@ class RecordFields:
             if name.casefold() in seen:
                 continue
             seen.add(name.casefold())
-            out.append(Author(name, author.given, author.family, author.affiliation))
+            given, family, affiliation = (
+                clean_line(part, limit=300)[0] or None if isinstance(part, str) else None
+                for part in (author.given, author.family, author.affiliation)
+            )
+            out.append(Author(name, given, family, affiliation))
         return tuple(out)

@@ -10,6 +10,7 @@ An entry that cannot be parsed is reported and the parser resumes at the next ``
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,79 +30,121 @@ _TEX_ACCENTS = {
 
 
 class BibtexSyntaxError(ValueError):
-    def __init__(self, message: str, offset: int):
+    def __init__(self, message: str, offset: int, key: str = ""):
         super().__init__(message)
+        self.offset = offset
+        self.key = key
+
+
+class _Source:
+    """The text of a BibTeX file, prepared once so that parsing stays linear in its size.
+
+    Every ``{`` is paired with its ``}`` in one pass, so reading a braced value is a lookup
+    rather than a scan: a file with thousands of entries with unbalanced braces does not make
+    each of them rescan the rest of the file. Quoted values are still scanned (skipping whole
+    brace groups); all such scanning is charged to a budget proportional to the file size,
+    and a file that exhausts it is read no further (reported, never a hang).
+    """
+
+    def __init__(self, text: str):
+        self.text = text
+        self.closing: dict[int, int] = {}
+        stack: list[int] = []
+        for m in _BRACES.finditer(text):
+            ch = m.group()
+            if ch == "{":
+                stack.append(m.start())
+            elif ch == "}" and stack:
+                self.closing[stack.pop()] = m.start()
+        self.budget = 4 * len(text) + 1_000_000
+        self._line_at = (0, 1)
+
+    def line_of(self, offset: int) -> int:
+        """1-based line of ``offset``; counted on from the last answer (offsets mostly grow)."""
+        last_offset, last_line = self._line_at
+        if offset >= last_offset:
+            line = last_line + self.text.count("\n", last_offset, offset)
+        else:
+            line = self.text.count("\n", 0, offset) + 1
+        self._line_at = (offset, line)
+        return line
+
+    def braced(self, i: int) -> tuple[str, int]:
+        """``text[i]`` is ``{``; return the content up to the matching ``}`` and the next index."""
+        end = self.closing.get(i)
+        if end is None:
+            raise BibtexSyntaxError("unbalanced braces", i + 1)
+        return self.text[i + 1 : end], end + 1
+
+    def quoted(self, i: int) -> tuple[str, int]:
+        """``text[i]`` is ``"``; return the content up to the closing quote and the next index."""
+        text, start = self.text, i + 1
+        pos = start
+        while (m := _QUOTED_STOP.search(text, pos)) is not None:
+            self._charge(m.end() - pos, start)
+            ch = m.group()
+            if ch == '"':
+                return text[start : m.start()], m.end()
+            if ch == "}":
+                raise BibtexSyntaxError("unbalanced braces in quoted value", start)
+            if ch == "{":
+                end = self.closing.get(m.start())
+                if end is None:
+                    raise BibtexSyntaxError("unbalanced braces", start)
+                pos = end + 1
+            else:  # an escaped character
+                pos = m.end()
+        self._charge(len(text) - pos, start)
+        raise BibtexSyntaxError("unterminated quoted value", start)
+
+    def _charge(self, cost: int, offset: int) -> None:
+        self.budget -= cost
+        if self.budget < 0:
+            raise _Exhausted(offset)
+
+    def value(self, i: int, macros: dict[str, str]) -> tuple[str, int]:
+        text = self.text
+        parts: list[str] = []
+        while True:
+            i = _skip_space(text, i)
+            if i >= len(text):
+                raise BibtexSyntaxError("value expected", i)
+            ch = text[i]
+            if ch == "{":
+                part, i = self.braced(i)
+            elif ch == '"':
+                part, i = self.quoted(i)
+            else:
+                m = _NAME.match(text, i)
+                if not m or not m.group(1):
+                    raise BibtexSyntaxError(f"unexpected {ch!r}", i)
+                word = m.group(1)
+                part = word if word.isdigit() else macros.get(word.lower(), _MONTHS.get(word.lower(), word))
+                i = m.end()
+            parts.append(part)
+            i = _skip_space(text, i)
+            if i < len(text) and text[i] == "#":
+                i += 1
+                continue
+            return "".join(parts), i
+
+
+class _Exhausted(Exception):
+    """The scanning budget of a file ran out at ``offset``."""
+
+    def __init__(self, offset: int):
+        super().__init__(offset)
         self.offset = offset
 
 
-def _line_of(text: str, offset: int) -> int:
-    return text.count("\n", 0, offset) + 1
+_BRACES = re.compile(r"\\.|[{}]", re.DOTALL)
+_QUOTED_STOP = re.compile(r'\\.|[{}"]', re.DOTALL)
+_SPACE = re.compile(r"\s*")
+_KEY = re.compile(r"\s*([^,\s{}()]*)\s*,")
 
 
-def _read_braced(text: str, i: int) -> tuple[str, int]:
-    """``text[i]`` is ``{``; return the content up to the matching ``}`` and the next index."""
-    depth = 0
-    start = i + 1
-    while i < len(text):
-        ch = text[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                return text[start:i], i + 1
-        i += 1
-    raise BibtexSyntaxError("unbalanced braces", start)
-
-
-def _read_quoted(text: str, i: int) -> tuple[str, int]:
-    depth = 0
-    start = i + 1
-    i += 1
-    while i < len(text):
-        ch = text[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        elif ch == '"' and depth == 0:
-            return text[start:i], i + 1
-        i += 1
-    raise BibtexSyntaxError("unterminated quoted value", start)
-
-
-def _read_value(text: str, i: int, macros: dict[str, str]) -> tuple[str, int]:
-    parts: list[str] = []
-    while True:
-        while i < len(text) and text[i].isspace():
-            i += 1
-        if i >= len(text):
-            raise BibtexSyntaxError("value expected", i)
-        ch = text[i]
-        if ch == "{":
-            part, i = _read_braced(text, i)
-        elif ch == '"':
-            part, i = _read_quoted(text, i)
-        else:
-            m = _NAME.match(text, i)
-            if not m or not m.group(1):
-                raise BibtexSyntaxError(f"unexpected {ch!r}", i)
-            word = m.group(1)
-            part = word if word.isdigit() else macros.get(word.lower(), _MONTHS.get(word.lower(), word))
-            i = m.end()
-        parts.append(part)
-        while i < len(text) and text[i].isspace():
-            i += 1
-        if i < len(text) and text[i] == "#":
-            i += 1
-            continue
-        return "".join(parts), i
+def _skip_space(text: str, i: int) -> int:
+    return _SPACE.match(text, i).end()
 
 
 def detex(value: str) -> str:
@@ -118,11 +161,15 @@ def detex(value: str) -> str:
     value = re.sub(r"\\(?:emph|textit|textbf|textrm|texttt|mathrm|url)\s*\{", "{", value)
     value = value.replace(r"\&", "&").replace(r"\%", "%").replace(r"\_", "_").replace("~", " ")
     value = re.sub(r"(?<!\\)[{}]", "", value)
-    return re.sub(r"\s+", " ", value).strip()
+    return unicodedata.normalize("NFC", " ".join(value.split()))
 
 
 def parse_entries(text: str) -> Iterator[tuple[int, str, str, dict[str, str]] | BibtexSyntaxError]:
-    """Yield ``(line, type, key, fields)`` per entry, or a BibtexSyntaxError for a broken one."""
+    """Yield ``(line, type, key, fields)`` per entry, or a BibtexSyntaxError for a broken one.
+
+    Its ``offset`` is the line of the entry. The time taken is linear in the size of ``text``.
+    """
+    src = _Source(text)
     macros: dict[str, str] = {}
     pos = 0
     while (m := _ENTRY_START.search(text, pos)) is not None:
@@ -131,7 +178,7 @@ def parse_entries(text: str) -> Iterator[tuple[int, str, str, dict[str, str]] | 
         i = m.end()
         if kind in ("comment", "preamble"):
             try:
-                _, pos = _read_braced(text, m.end() - 1) if close == "}" else (None, text.index(")", i) + 1)
+                _, pos = src.braced(m.end() - 1) if close == "}" else (None, text.index(")", i) + 1)
             except (BibtexSyntaxError, ValueError):
                 pos = i
             continue
@@ -139,7 +186,7 @@ def parse_entries(text: str) -> Iterator[tuple[int, str, str, dict[str, str]] | 
             fields: dict[str, str] = {}
             key = ""
             if kind != "string":
-                km = re.compile(r"\s*([^,\s{}()]*)\s*,").match(text, i)
+                km = _KEY.match(text, i)
                 if not km:
                     raise BibtexSyntaxError("entry key expected", i)
                 key, i = km.group(1), km.end()
@@ -156,18 +203,25 @@ def parse_entries(text: str) -> Iterator[tuple[int, str, str, dict[str, str]] | 
                 i = nm.end()
                 if i >= len(text) or text[i] != "=":
                     raise BibtexSyntaxError(f"'=' expected after field {name!r}", i)
-                value, i = _read_value(text, i + 1, macros)
+                value, i = src.value(i + 1, macros)
                 fields[name] = value
             pos = i
             if kind == "string":
                 macros.update(fields)
                 continue
-            yield _line_of(text, m.start()), kind, key, fields
+            yield src.line_of(m.start()), kind, key, fields
         except BibtexSyntaxError as exc:
-            exc.offset = _line_of(text, exc.offset)
+            exc.offset, exc.key = src.line_of(m.start()), key
             yield exc
             nxt = text.find("@", m.end())
             pos = nxt if nxt != -1 else len(text)
+        except _Exhausted as exc:
+            line = src.line_of(exc.offset)
+            yield BibtexSyntaxError(
+                f"too many unterminated values to read further; the rest of the file from line {line} "
+                "was not read", src.line_of(m.start()), key
+            )
+            return
 
 
 def _authors(value: str) -> list[Author]:
@@ -195,10 +249,10 @@ class BibtexReader(Reader):
         return bool(re.search(r"^\s*@\s*[A-Za-z]+\s*[{(]", head, re.MULTILINE))
 
     def read(self, path: Path, problems: Problems) -> Iterator[Record]:
-        text = read_text(path)
+        text = read_text(path, problems)
         for item in parse_entries(text):
             if isinstance(item, BibtexSyntaxError):
-                problems.skip(str(path), f"entry at line {item.offset}", "syntax", str(item))
+                problems.skip(str(path), f"entry {item.key or '?'} at line {item.offset}", "syntax", str(item))
                 continue
             line, _kind, key, f = item
             eprint = f.get("eprint") or f.get("arxivid") or f.get("arxiv")

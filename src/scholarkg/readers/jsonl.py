@@ -20,7 +20,7 @@ from typing import Any
 
 from ..errors import InputError, Problems
 from ..model import Record
-from .base import Reader, RecordFields
+from .base import Reader, RecordFields, decode
 
 __all__ = ["JsonLinesReader", "iter_json_lines", "split_names"]
 
@@ -35,9 +35,12 @@ def iter_json_lines(path: Path, problems: Problems) -> Iterator[tuple[int, dict[
         raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from exc
     with fh:
         for number, raw in enumerate(fh, start=1):
-            line = raw.decode("utf-8", errors="replace").strip()
+            line, replaced = decode(raw)
+            line = line.strip()
             if not line:
                 continue
+            if replaced:
+                problems.report(str(path), f"line {number}", "encoding", f"{replaced:,} byte(s) that are not UTF-8 replaced with U+FFFD")
             if number == 1:
                 line = line.lstrip("\ufeff")
             try:
@@ -47,6 +50,9 @@ def iter_json_lines(path: Path, problems: Problems) -> Iterator[tuple[int, dict[
                 continue
             except RecursionError:
                 problems.skip(str(path), f"line {number}", "json", "JSON nested too deeply")
+                continue
+            except ValueError as exc:  # e.g. a number with more digits than Python converts
+                problems.skip(str(path), f"line {number}", "json", f"invalid JSON ({exc})")
                 continue
             if not isinstance(obj, dict):
                 problems.skip(str(path), f"line {number}", "json", f"expected an object, got {type(obj).__name__}")

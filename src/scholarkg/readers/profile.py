@@ -45,12 +45,16 @@ class ProfileReader(Reader):
         return bool(re.search(r"^arXiv\s*\d{4}\s*$", head, re.MULTILINE)) and "↗" in head
 
     def read(self, path: Path, problems: Problems) -> Iterator[Record]:
-        lines = read_text(path).lstrip("\ufeff").splitlines()
+        lines = read_text(path, problems).lstrip("\ufeff").splitlines()
         author, claimed = self._header(lines)
         if author is None:
             problems.report(str(path), "header", "author", "no author name found in the profile header")
         count = 0
         for fields in self._blocks(path, lines, author):
+            if not fields.categories and fields.title:
+                # Every block of a profile page ends with its category line; a block without
+                # one is most often the last block of a page that was cut short.
+                fields.extra_notes.append(("categories", "no category line; the record may be cut short"))
             record = fields.build(problems)
             if record is not None:
                 count += 1
