@@ -54,7 +54,7 @@ class Report:
         return {v.rule for v in self.violations}
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=None)
 def _parsed(name: str) -> Graph:
     graph = Graph(bind_namespaces="none")
     graph.parse(ontology_path(name), format="turtle")
@@ -71,24 +71,27 @@ def ontology_graph() -> Graph:
     return _parsed("scholarkg.ttl")
 
 
+_PREPARED: dict[str, object] = {}
+
+
 class _PreparedQueryGraph(Graph):
-    """A graph that parses each distinct SPARQL text once.
+    """A graph that parses each distinct SPARQL text once per process.
 
     pyshacl runs a SHACL-SPARQL constraint once per focus node, passing the query as text;
     rdflib would parse that text again each time, which costs far more than evaluating it.
+    A prepared query is reusable with any bindings, so the parsed form is kept by its text.
     """
 
     def __init__(self) -> None:
         super().__init__(bind_namespaces="none")
-        self._prepared: dict[str, object] = {}
 
     def query(self, query_object, *args, **kwargs):  # type: ignore[override]
         if isinstance(query_object, str):
-            from rdflib.plugins.sparql import prepareQuery
-
-            prepared = self._prepared.get(query_object)
+            prepared = _PREPARED.get(query_object)
             if prepared is None:
-                prepared = self._prepared[query_object] = prepareQuery(query_object)
+                from rdflib.plugins.sparql import prepareQuery
+
+                prepared = _PREPARED[query_object] = prepareQuery(query_object)
             query_object = prepared
         return super().query(query_object, *args, **kwargs)
 
