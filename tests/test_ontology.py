@@ -132,6 +132,21 @@ def test_every_term_a_built_graph_uses_is_declared(ontology, seed_graph, rich, g
     assert classes - set(ontology.subjects(RDF.type, OWL.Class)) == set()
 
 
+@pytest.mark.shared
+def test_every_term_a_graph_of_real_records_uses_is_declared(ontology, shared_data):
+    """Real arXiv records carry what the seed does not: DOIs, journal references, dates."""
+    from scholarkg.pipeline import build
+
+    graph = build([shared_data / "arxiv-atom" / "query-100.atom.xml"]).graph
+    predicates = {p for p in graph.predicates() if p != RDF.type}
+    assert {BIBO.doi, DCTERMS.bibliographicCitation, DCTERMS.issued, DCTERMS.modified, SKG.arxivId} <= predicates
+    note = str(ontology.value(ONTOLOGY, VANN.usageNote))
+    for prop in predicates:
+        assert prop in set(ontology.subjects(RDF.type, None)) | {RDFS.label, RDFS.seeAlso}, prop
+        if not str(prop).startswith(NS):
+            assert graph.namespace_manager.normalizeUri(prop) in note, prop
+
+
 def test_standard_namespaces_are_the_published_ones(repo_root):
     for name in ("scholarkg.ttl", "shapes.ttl", "arxiv-categories.ttl"):
         graph = Graph(bind_namespaces="none").parse(repo_root / "ontology" / name, format="turtle")
