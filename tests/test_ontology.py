@@ -4,6 +4,7 @@ spelt exactly as published, the arXiv scheme complete, and the graph consistent 
 from __future__ import annotations
 
 import re
+import tomllib
 
 import pyoxigraph as ox
 import pytest
@@ -80,10 +81,14 @@ def test_ontology_files_parse_with_a_strict_parser(repo_root, name):
     assert len(set(quads)) == len(Graph().parse(path, format="turtle"))
 
 
-def test_header(ontology):
+def test_header(ontology, repo_root):
     assert set(ontology.subjects(RDF.type, OWL.Ontology)) == {ONTOLOGY}
-    assert re.fullmatch(r"\d+\.\d+\.\d+", str(ontology.value(ONTOLOGY, OWL.versionInfo)))
-    assert ontology.value(ONTOLOGY, OWL.versionIRI) == URIRef(f"{ONTOLOGY_IRI}/{ontology.value(ONTOLOGY, OWL.versionInfo)}")
+    version = str(ontology.value(ONTOLOGY, OWL.versionInfo))
+    with open(repo_root / "pyproject.toml", "rb") as handle:
+        assert version == tomllib.load(handle)["project"]["version"]
+    assert ontology.value(ONTOLOGY, OWL.versionIRI) == URIRef(f"{ONTOLOGY_IRI}/{version}")
+    shapes = Graph().parse(repo_root / "ontology" / "shapes.ttl", format="turtle")
+    assert str(shapes.value(URIRef("https://w3id.org/scholarkg/shapes"), OWL.versionInfo)) == version
     for prop in (DCTERMS.title, DCTERMS.description, RDFS.comment, VANN.usageNote):
         value = ontology.value(ONTOLOGY, prop)
         assert isinstance(value, Literal) and value.language == "en" and len(value) > 10, prop
