@@ -96,11 +96,12 @@ class _PreparedQueryGraph(Graph):
         return super().query(query_object, *args, **kwargs)
 
 
-def validate(graph: Graph, *, with_ontology: bool = True) -> Report:
+def validate(graph: Graph, *, with_ontology: bool = True, inference: str = "none") -> Report:
     """Validate ``graph`` (left unchanged) against ``ontology/shapes.ttl``.
 
     With ``with_ontology``, the ontology's statements are added to the data first (as
-    pyshacl's ``ont_graph`` would); the shapes give the same verdict either way.
+    pyshacl's ``ont_graph`` would); ``inference="rdfs"`` validates the RDFS closure instead of
+    the graph as written. The shapes give the same verdict either way.
     """
     try:
         import pyshacl
@@ -114,7 +115,7 @@ def validate(graph: Graph, *, with_ontology: bool = True) -> Report:
         for triple in ontology_graph():
             data.add(triple)
     conforms, report_graph, text = pyshacl.validate(
-        data, shacl_graph=shapes_graph(), inference="none", advanced=False, inplace=True
+        data, shacl_graph=shapes_graph(), inference=inference, advanced=False, inplace=True
     )
     violations = []
     for result in report_graph.objects(None, SH.result):
