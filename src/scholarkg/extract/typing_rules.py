@@ -111,6 +111,10 @@ def frame_type(doc: Doc, span: Span) -> EntityType | None:
     prev = doc[span.start - 1].text.lower() if span.start > span.sent.start else ""
     if prev in _COMPARE_LEFT:
         return EntityType.METHOD
+    if prev == "for" and span.start - 2 >= span.sent.start:
+        before = doc[span.start - 2].text
+        if before.endswith("%") or doc[span.start - 2].like_num:
+            return EntityType.METHOD  # "..., versus 80.9% for MOPD"
     if prev in {"on", "across"}:
         words = {t.text.lower() for t in doc[span.sent.start : span.start]}
         if words & _EVAL_WORDS:
