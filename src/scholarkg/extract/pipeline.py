@@ -3,7 +3,7 @@
 ``spacy.blank("en")`` with the project's tokenizer, then, in order::
 
     scholarkg_sentences -> scholarkg_abbreviations -> scholarkg_gazetteer -> scholarkg_model_names
-    -> scholarkg_candidates -> [ner: trained tagger, when shipped] -> scholarkg_entities
+    -> scholarkg_candidates -> scholarkg_terms -> [ner: trained tagger, when shipped] -> scholarkg_entities
     -> scholarkg_roles -> scholarkg_results -> scholarkg_links
 
 The trained statistical tagger lives in ``extract/trained/`` (made by
@@ -21,7 +21,7 @@ __all__ = ["build_pipeline", "load_pipeline", "trained_path", "RULE_COMPONENTS"]
 log = logging.getLogger(__name__)
 
 RULE_COMPONENTS_BEFORE = ("scholarkg_sentences", "scholarkg_abbreviations", "scholarkg_gazetteer",
-                          "scholarkg_model_names", "scholarkg_candidates")
+                          "scholarkg_model_names", "scholarkg_candidates", "scholarkg_terms")
 RULE_COMPONENTS_AFTER = ("scholarkg_entities", "scholarkg_roles", "scholarkg_results", "scholarkg_links")
 RULE_COMPONENTS = RULE_COMPONENTS_BEFORE + RULE_COMPONENTS_AFTER
 

@@ -10,6 +10,7 @@ factory                    what it adds to a ``Doc``
 ``scholarkg_gazetteer``    ``doc.spans["gazetteer"]``: known names (two SpanRulers)
 ``scholarkg_model_names``  ``doc.spans["models"]``: model names with version and size
 ``scholarkg_candidates``   ``doc.spans["candidates"]``: name-shaped and term-shaped phrases
+``scholarkg_terms``        ``doc.spans["terms"]``: noun phrases around a typed head noun
 ``scholarkg_entities``     ``doc.spans["entities"]``: typed, canonical, non-overlapping
 ``scholarkg_roles``        ``span._.role`` on every entity
 ``scholarkg_results``      ``doc._.results``: scores with model, benchmark, metric
@@ -29,6 +30,7 @@ from . import (  # noqa: F401  (imported for their registrations)
     results,
     roles,
     sentences,
+    terms,
 )
 
 __all__ = [
@@ -41,4 +43,5 @@ __all__ = [
     "results",
     "roles",
     "sentences",
+    "terms",
 ]

@@ -39,7 +39,7 @@ EXTENSIONS = {
     "role": None,
     "role_confidence": 0.5,
 }
-_PRIORITY = {"abbreviation": 4, "gazetteer": 3, "model": 3, "name": 2, "title": 2, "ner": 1}
+_PRIORITY = {"abbreviation": 4, "gazetteer": 3, "model": 3, "name": 2, "title": 2, "ner": 1, "term": 1}
 _TEX = re.compile(r"\\[A-Za-z]+\{|[{}]")
 _VARIANT_TAIL = re.compile(r"^(?P<base>.+?)-(?P<size>\d+(?:\.\d+)?[BMKbmk])$")
 
@@ -148,6 +148,20 @@ class EntityMerger:
             out.append(cand)
         return out
 
+    def _from_terms(self, doc: Doc) -> list[_Cand]:
+        out = []
+        for span in doc.spans.get("terms", []):
+            text = clean_label(span.text)
+            entry = self.gazetteer.lookup(text)
+            if entry is not None:
+                out.append(_Cand(span.start, span.end, entry.type, entry.canonical, "gazetteer", 0.8,
+                                 entry.aliases, gazetteer=True))
+                continue
+            label = text if any(c.isupper() for c in text[1:]) else text.lower() if text[:1].isupper() and text[1:2].islower() else text
+            conf = span._.confidence if span.has_extension("confidence") and span._.confidence != 0.5 else 0.5
+            out.append(_Cand(span.start, span.end, EntityType(span.label_), label, "term", conf))
+        return out
+
     def _from_ner(self, doc: Doc) -> list[_Cand]:
         out = []
         spans = list(doc.spans.get("ner", [])) or list(doc.ents)
@@ -168,6 +182,7 @@ class EntityMerger:
     def __call__(self, doc: Doc) -> Doc:
         abbr, defined = self._from_abbreviations(doc)
         cands = abbr + self._from_gazetteer(doc) + self._from_models(doc) + self._from_names(doc) + self._from_ner(doc)
+        cands += self._from_terms(doc)
         title_end = doc._.title_end
         cands = [c for c in cands if not (doc[c.start].idx < title_end <= doc[c.end - 1].idx)]
         self._apply_definitions(doc, cands, defined)
@@ -233,6 +248,8 @@ class EntityMerger:
         taken = {i for c in chosen for i in range(c.start, c.end)}
         texts: dict[str, _Cand] = {}
         for c in chosen:
+            if c.source in {"term", "ner"}:
+                continue
             text = doc[c.start : c.end].text
             if any(ch.isupper() for ch in text) and len(text) >= 2:
                 texts.setdefault(text, c)
@@ -283,17 +300,33 @@ class EntityMerger:
 
     @staticmethod
     def _select(doc: Doc, cands: list[_Cand]) -> list[_Cand]:
-        order = sorted(cands, key=lambda c: (-_PRIORITY.get(c.source, 0), -c.length, c.start))
-        # A longer span from a weaker source still beats the spans it contains, except that the
-        # statistical tagger never overrides rule-based names.
-        order = sorted(order, key=lambda c: (c.source == "ner", -c.length, -_PRIORITY.get(c.source, 0), c.start))
+        """Names first, longest first, without overlaps; then terms that do not cut across them.
+
+        A term may contain a name ("pretrained ResNet models" around "ResNet"): the paper names
+        both, so both are kept.
+        """
+        weak = {"ner", "term"}
+        order = sorted(cands, key=lambda c: (c.source in weak, -c.length, -_PRIORITY.get(c.source, 0), c.start))
         taken: set[int] = set()
-        chosen = []
+        chosen: list[_Cand] = []
+        spans: list[tuple[int, int]] = []
         for c in order:
-            if any(i in taken for i in range(c.start, c.end)):
+            if c.source not in weak:
+                if any(i in taken for i in range(c.start, c.end)):
+                    continue
+                chosen.append(c)
+                taken.update(range(c.start, c.end))
+                spans.append((c.start, c.end))
                 continue
-            chosen.append(c)
-            taken.update(range(c.start, c.end))
+            ok = True
+            for s, e in spans:
+                if c.start < e and s < c.end:  # overlap
+                    if (c.start, c.end) == (s, e) or (s <= c.start and c.end <= e) or not (c.start <= s and e <= c.end):
+                        ok = False
+                        break
+            if ok:
+                chosen.append(c)
+                spans.append((c.start, c.end))
         return chosen
 
     def _link_variants(self, doc: Doc, chosen: list[_Cand]) -> None:
