@@ -78,3 +78,13 @@ def test_errors_are_one_line_with_exit_code(cli, seed_out, tmp_path, args, code,
 def test_installed_console_script_runs(seed_out):
     done = subprocess.run([sys.executable, "-m", "scholarkg.cli", "stats", str(seed_out)], capture_output=True, text=True)
     assert done.returncode == 0 and "papers      18" in done.stdout
+
+
+def test_validate_command(cli, seed_out, tmp_path):
+    good = cli("validate", seed_out)
+    assert good.exit_code == 0 and "conforms" in good.stderr
+    broken = tmp_path / "broken.ttl"
+    text = (seed_out / "graph.ttl").read_text(encoding="utf-8")
+    broken.write_text(text.replace('dcterms:title "Agents\' Last Exam"', 'dcterms:title "A", "B"'), encoding="utf-8")
+    bad = cli("validate", broken)
+    assert bad.exit_code == 1 and "Paper-title" in bad.stdout

@@ -121,7 +121,7 @@ def build(
                 queue.append(by_key[ref])
     for entity in entities:
         if entity.key in keep:
-            add_all(graph, entity_triples(entity))
+            add_all(graph, entity_triples(entity, known=keep))
     log.info("built %d records into %d triples", len(records), len(graph))
     return Build(graph, records, extractions, [by_key[k] for k in sorted(keep)], problems, linker, paths)
 
