@@ -56,9 +56,14 @@ def query(
     *,
     named: str | None = None,
     allow_remote: bool = False,
+    timeout: float | None = None,
+    max_rows: int | None = None,
     **params: str,
 ):
-    """Run SPARQL ``text``, or the named query ``named`` with its parameters, on ``graph``."""
+    """Run SPARQL ``text``, or the named query ``named`` with its parameters, on ``graph``.
+
+    The query is stopped after ``timeout`` seconds and cut at ``max_rows`` rows (defaults in
+    :mod:`scholarkg.query`)."""
     from .query import get_named_query, run_query
 
     if (text is None) == (named is None):
@@ -67,8 +72,8 @@ def query(
     if named is not None:
         q = get_named_query(named)
         bindings = q.bindings(params)
-        return run_query(g, q.text, bindings, hidden=tuple(q.params))
-    return run_query(g, text, params, allow_remote=allow_remote)
+        return run_query(g, q.text, bindings, hidden=tuple(q.params), timeout=timeout, max_rows=max_rows)
+    return run_query(g, text, params, allow_remote=allow_remote, timeout=timeout, max_rows=max_rows)
 
 
 def render(graph: str | Path | Graph, path: str | Path, **options) -> Path:

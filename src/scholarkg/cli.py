@@ -211,7 +211,9 @@ def _parse_params(values: tuple[str, ...]) -> dict[str, str]:
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "tsv", "json"]), default="table", show_default=True)
 @click.option("--list", "list_queries", is_flag=True, help="List the named queries and exit.")
 @click.option("--allow-remote", is_flag=True, help="Allow SERVICE, LOAD and FROM (they read files or the network).")
-def query(graph, sparql, query_file, named, params, fmt, list_queries, allow_remote):
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="Stop the query after this many seconds [default: 60].")
+@click.option("--max-rows", type=click.IntRange(min=1), help="Keep at most this many rows [default: 1,000,000].")
+def query(graph, sparql, query_file, named, params, fmt, list_queries, allow_remote, timeout, max_rows):
     """Run a SPARQL query on GRAPH (a build folder or an RDF file).
 
     \b
@@ -237,12 +239,12 @@ def query(graph, sparql, query_file, named, params, fmt, list_queries, allow_rem
 
     bindings = _parse_params(params)
     if named:
-        result = api.query(graph, named=named, allow_remote=allow_remote, **bindings)
+        result = api.query(graph, named=named, allow_remote=allow_remote, timeout=timeout, max_rows=max_rows, **bindings)
         q = get_named_query(named)
         click.echo(f"# {q.title}: {q.description}", err=True)
     else:
         text = query_file.read_text(encoding="utf-8") if query_file else sparql
-        result = api.query(graph, text, allow_remote=allow_remote, **bindings)
+        result = api.query(graph, text, allow_remote=allow_remote, timeout=timeout, max_rows=max_rows, **bindings)
     click.echo(result.format(fmt), nl=False)
 
 

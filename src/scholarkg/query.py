@@ -11,9 +11,11 @@ Parameter values are passed to the engine as bindings (rdflib ``initBindings``, 
 ``substitutions``), never pasted into the query text. Every parameter is always bound (to
 its default when not given) and appears in the query's projection, which pyoxigraph needs.
 
-Queries from users are checked before they run: no ``SERVICE``, ``LOAD`` or ``FROM`` (which
-would read files or open network connections) unless explicitly allowed, a size limit, and a
-limit on nesting depth.
+Every query is checked before it runs (:func:`check_query`, from
+:mod:`scholarkg.query_check`, which the SPARQL endpoint uses too): no ``SERVICE``, ``LOAD`` or
+``FROM`` unless explicitly allowed, no updates, and limits on size and shape that keep the
+engines from crashing. It then runs in a child process with a time limit and a cap on the
+rows kept (:func:`run_query`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import logging
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -31,7 +34,11 @@ from rdflib import Graph, Literal
 from rdflib.term import Node
 
 from .errors import QueryError, UsageError
+from .isolate import Crashed, TimedOut, run_isolated
+from .query_check import MAX_NESTING, MAX_QUERY_CHARS, check_query
 from .resources import package_dir
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "NamedQuery",
@@ -42,11 +49,13 @@ __all__ = [
     "run_query",
     "MAX_QUERY_CHARS",
     "MAX_NESTING",
+    "DEFAULT_TIMEOUT",
+    "DEFAULT_MAX_ROWS",
     "RESULT_FORMATS",
 ]
 
-MAX_QUERY_CHARS = 100_000
-MAX_NESTING = 200
+DEFAULT_TIMEOUT = 60.0  # seconds
+DEFAULT_MAX_ROWS = 1_000_000
 RESULT_FORMATS = ("table", "csv", "tsv", "json")
 
 _HEADER = re.compile(r"#\s*(title|description|param)\s*:\s*(.*)")
@@ -116,6 +125,7 @@ class QueryResult:
     graph: Graph | None = None
     boolean: bool | None = None
     hidden: tuple[str, ...] = ()  # parameter columns left out of displays
+    truncated: bool = False  # more rows (or statements) were found than were kept
 
     def visible(self) -> tuple[list[str], list[tuple]]:
         keep = [i for i, v in enumerate(self.vars) if v not in self.hidden]
@@ -185,41 +195,6 @@ def _table(names: list[str], rows: list[tuple], width: int = 60) -> str:
     return "\n".join(lines) + "\n"
 
 
-_STRINGS = re.compile(r'"""(?:[^"\\]|\\.|"(?!""))*"""|\'\'\'(?:[^\'\\]|\\.|\'(?!\'\'))*\'\'\'|"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|<[^<>"{}|^`\\\s]*>|#[^\n]*')
-_FORBIDDEN = re.compile(
-    r"(?<![?$:\w.-])(SERVICE|LOAD|FROM|INSERT|DELETE|CLEAR|DROP|CREATE|ADD|MOVE|COPY|WITH)(?![:\w-])",
-    re.IGNORECASE,
-)
-
-
-def check_query(text: str, *, allow_remote: bool = False, allow_update: bool = False) -> None:
-    """Refuse queries that are too large, too deeply nested, or reach outside the graph."""
-    if len(text) > MAX_QUERY_CHARS:
-        raise QueryError(f"query is {len(text):,} characters long; the limit is {MAX_QUERY_CHARS:,}")
-    code = _STRINGS.sub(" ", text)  # keywords inside strings, IRIs and comments do not count
-    depth = deepest = 0
-    for ch in code:
-        if ch in "({[":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in ")}]":
-            depth -= 1
-    if deepest > MAX_NESTING:
-        raise QueryError(f"query nests {deepest} levels deep; the limit is {MAX_NESTING}")
-    for m in _FORBIDDEN.finditer(code):
-        word = m.group(1).upper()
-        if word in ("SERVICE", "LOAD", "FROM") and allow_remote:
-            continue
-        if word in ("INSERT", "DELETE", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY", "WITH", "LOAD") and allow_update:
-            continue
-        if word in ("SERVICE", "LOAD", "FROM"):
-            raise QueryError(
-                f"{word} is refused: it would read other files or open network connections "
-                "(pass --allow-remote to permit it)"
-            )
-        raise QueryError(f"{word} is refused: the graph is read-only here")
-
-
 def run_query(
     graph: Graph,
     text: str,
@@ -227,27 +202,86 @@ def run_query(
     *,
     allow_remote: bool = False,
     hidden: tuple[str, ...] = (),
+    timeout: float | None = None,
+    max_rows: int | None = None,
 ) -> QueryResult:
-    """Run SPARQL ``text`` on an rdflib graph with ``bindings`` as initial variable values."""
-    import rdflib.plugins.sparql as rdflib_sparql
+    """Run SPARQL ``text`` on an rdflib graph with ``bindings`` as initial variable values.
 
+    The query is checked first (:func:`check_query`), then runs in a child process (see
+    :mod:`scholarkg.isolate`) that is stopped after ``timeout`` seconds; at most ``max_rows``
+    rows (or statements) are kept, and ``QueryResult.truncated`` says when more were found.
+    """
     check_query(text, allow_remote=allow_remote)
-    if not allow_remote:
-        rdflib_sparql.SPARQL_LOAD_GRAPHS = False
+    timeout = DEFAULT_TIMEOUT if timeout is None else timeout
+    max_rows = DEFAULT_MAX_ROWS if max_rows is None else max_rows
+    if timeout <= 0 or max_rows < 1:
+        raise UsageError("the timeout must be positive and the row limit at least 1")
     init = {name: Literal(value) for name, value in (bindings or {}).items()}
+    import rdflib.plugins.sparql  # noqa: F401  imported here once, so each child starts warm
+
     try:
-        result = graph.query(text, initBindings=init)
-    except Exception as exc:  # rdflib raises pyparsing and assorted errors for bad queries
-        message = " ".join(str(exc).split())[:300]
-        raise QueryError(f"SPARQL error: {message}") from exc
-    if result.type == "SELECT":
-        names = [str(v) for v in result.vars]
-        return QueryResult("SELECT", names, [tuple(row) for row in result], hidden=hidden)
-    if result.type == "ASK":
-        return QueryResult("ASK", boolean=bool(result.askAnswer))
+        kind, names, rows, boolean, truncated = run_isolated(
+            _evaluate, graph, text, init, allow_remote, max_rows, timeout=timeout
+        )
+    except TimedOut:
+        raise QueryError(f"the query ran longer than {timeout:g} s and was stopped (raise the limit with --timeout)") from None
+    except Crashed as exc:
+        raise QueryError(f"the query engine failed: {exc}") from None
+    if truncated:
+        log.warning("the result was cut at %s %s (see --max-rows)", f"{max_rows:,}", "rows" if kind != "GRAPH" else "statements")
+    if kind == "SELECT":
+        return QueryResult("SELECT", names, rows, hidden=hidden, truncated=truncated)
+    if kind == "ASK":
+        return QueryResult("ASK", boolean=boolean)
     out = Graph(bind_namespaces="none")
     for prefix, namespace in graph.namespaces():
         out.bind(prefix, namespace)
-    for triple in result:
+    for triple in rows:
         out.add(triple)
-    return QueryResult("GRAPH", graph=out)
+    return QueryResult("GRAPH", graph=out, truncated=truncated)
+
+
+def _evaluate(graph: Graph, text: str, init: dict, allow_remote: bool, max_rows: int) -> tuple:
+    """Runs in the child process: parse, check the algebra, evaluate, collect capped rows."""
+    import itertools
+
+    import rdflib.plugins.sparql as rdflib_sparql
+    from rdflib.plugins.sparql import prepareQuery
+
+    rdflib_sparql.SPARQL_LOAD_GRAPHS = allow_remote  # this process only: FROM and LOAD read nothing
+    try:
+        query = prepareQuery(text, initNs=dict(graph.namespaces()))
+        if not allow_remote:
+            _refuse_remote_algebra(query.algebra)
+        result = graph.query(query, initBindings=init)
+        if result.type == "ASK":
+            return "ASK", [], [], bool(result.askAnswer), False
+        kept = list(itertools.islice(result, max_rows + 1))
+        truncated = len(kept) > max_rows
+        kept = kept[:max_rows]
+        if result.type == "SELECT":
+            return "SELECT", [str(v) for v in result.vars], [tuple(row) for row in kept], None, truncated
+        return "GRAPH", [], kept, None, truncated
+    except QueryError:
+        raise
+    except RecursionError:
+        raise QueryError("SPARQL error: the query is nested too deeply for the engine") from None
+    except Exception as exc:  # rdflib raises pyparsing and assorted errors for bad queries
+        message = " ".join(str(exc).split())[:300]
+        raise QueryError(f"SPARQL error: {message}") from None
+
+
+def _refuse_remote_algebra(algebra) -> None:
+    """A second check on rdflib's parsed query: no dataset clause, no SERVICE anywhere."""
+    if algebra.get("datasetClause"):
+        raise QueryError("FROM is refused: it would read other files or open network connections (pass --allow-remote to permit it)")
+    stack, seen = [algebra], 0
+    while stack and seen < 1_000_000:
+        node = stack.pop()
+        seen += 1
+        if isinstance(node, dict):
+            if getattr(node, "name", None) == "ServiceGraphPattern":
+                raise QueryError("SERVICE is refused: it would read other files or open network connections (pass --allow-remote to permit it)")
+            stack.extend(node.values())
+        elif isinstance(node, list | tuple):
+            stack.extend(node)

@@ -6,9 +6,11 @@ Rules:
 - a key made only of ``[a-z0-9]`` words becomes a readable slug (``maojia-song``); any other
   key gets an ASCII slug plus ``_`` and a hash of the full key, so distinct keys never share
   an IRI (readable slugs never contain ``_``);
-- every IRI is checked against the RFC 3987 characters allowed in an IRI reference before it
-  leaves this module: text from records can never put a space, quote, bracket, control
-  character or a bare ``%`` into the graph.
+- every IRI is checked before it leaves this module (:func:`validate`): only the characters
+  RFC 3987 allows (no space, quote, angle bracket, control or private-use character, no bare
+  ``%``), and then parsed by pyoxigraph's strict IRI parser (scheme, authority, port, IPv6
+  host). rdflib's ``URIRef`` accepts almost anything with a warning and would write it into
+  invalid Turtle; text from records can never reach the graph that way.
 
 >>> author("Maojia Song")
 rdflib.term.URIRef('https://w3id.org/scholarkg/id/author/maojia-song')
@@ -24,6 +26,7 @@ import unicodedata
 from decimal import Decimal
 from urllib.parse import quote
 
+import pyoxigraph
 from rdflib import URIRef
 
 from .vocab import ID_BASE
@@ -48,11 +51,24 @@ __all__ = [
     "record_graph",
 ]
 
+MAX_IRI_CHARS = 4_096  # links longer than this are not kept as IRIs
 _SIMPLE = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
 _SPACES = re.compile(r"\s+")
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
-# Characters that may not appear in an IRI (RFC 3987 excludes these from every component).
-_FORBIDDEN = re.compile(r'[\x00-\x20<>"{}|\\^`\x7f-\x9f]|%(?![0-9A-Fa-f]{2})')
+# RFC 3987: unreserved and reserved ASCII, '%' (checked below) and ucschar, anywhere;
+# iprivate only in the query part.
+_UCSCHAR = (
+    "\u00a0-\ud7ff\uf900-\ufdcf\ufdf0-\uffef"
+    + "".join(f"{chr(plane << 16)}-{chr((plane << 16) + 0xFFFD)}" for plane in range(1, 15))
+)
+_IPRIVATE = "\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd"
+_IRI = re.compile(
+    "[A-Za-z][A-Za-z0-9+.\\-]*:"  # scheme
+    f"[A-Za-z0-9\\-._~:/@!$&'()*+,;=%\\[\\]{_UCSCHAR}]*"  # hier-part
+    f"(?:\\?[A-Za-z0-9\\-._~:/?@!$&'()*+,;=%\\[\\]{_UCSCHAR}{_IPRIVATE}]*)?"  # query
+    f"(?:#[A-Za-z0-9\\-._~:/?@!$&'()*+,;=%{_UCSCHAR}]*)?"  # fragment
+)
+_BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 _SAFE_CODE = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-]*")
 
 
@@ -76,11 +92,21 @@ def _slug(key: str) -> str:
 
 
 def validate(iri: str) -> URIRef:
-    """Return ``iri`` as a URIRef, or raise ValueError if it is not a valid absolute IRI."""
-    if not re.match(r"[A-Za-z][A-Za-z0-9+.\-]*:", iri) or _FORBIDDEN.search(iri):
-        raise ValueError(f"not a valid IRI: {iri!r}")
-    if any(0xD800 <= ord(c) <= 0xDFFF or c in "\ufffe\uffff" for c in iri):
-        raise ValueError(f"not a valid IRI: {iri!r}")
+    """Return ``iri`` as a URIRef, or raise ValueError if it is not a valid absolute IRI.
+
+    >>> validate("https://example.org/a%20b?q=\ue000")
+    rdflib.term.URIRef('https://example.org/a%20b?q=\ue000')
+    >>> validate("https://example.org:80x/")
+    Traceback (most recent call last):
+    ...
+    ValueError: not a valid IRI: 'https://example.org:80x/' (Invalid character 'x')
+    """
+    if len(iri) > MAX_IRI_CHARS or not _IRI.fullmatch(iri) or _BAD_PERCENT.search(iri):
+        raise ValueError(f"not a valid IRI: {iri[:200]!r}")
+    try:
+        pyoxigraph.NamedNode(iri)
+    except ValueError as exc:
+        raise ValueError(f"not a valid IRI: {iri[:200]!r} ({exc})") from None
     return URIRef(iri)
 
 
