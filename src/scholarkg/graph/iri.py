@@ -82,6 +82,11 @@ def _digest(text: str, size: int = 6) -> str:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=size).hexdigest()
 
 
+def _quote(text: str, safe: str) -> str:
+    """Percent-encoding of any text, even with lone surrogates (as their surrogatepass bytes)."""
+    return quote(text.encode("utf-8", "surrogatepass"), safe=safe)
+
+
 def _slug(key: str) -> str:
     """A readable, collision-free path segment for a normalised key."""
     if _SIMPLE.fullmatch(key):
@@ -125,7 +130,7 @@ def paper(key: str) -> URIRef:
     """IRI of a paper from :func:`paper_key`."""
     kind, _, value = key.partition(":")
     if kind == "arxiv":
-        return _mint("paper/arxiv/" + quote(value, safe=".-"))
+        return _mint("paper/arxiv/" + _quote(value, safe=".-"))
     if kind == "title" and re.fullmatch(r"[0-9a-f]+", value):
         return _mint("paper/t-" + value)
     return _mint("paper/k_" + _digest(key, 8))
@@ -146,7 +151,7 @@ def entity(label: str) -> URIRef:
 
 
 def _code(code: str) -> str:
-    return code if _SAFE_CODE.fullmatch(code) else quote(code, safe="")
+    return code if _SAFE_CODE.fullmatch(code) else _quote(code, safe="")
 
 
 def category(code: str) -> URIRef:
