@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,8 +47,31 @@ def _sorted_copy(graph: Graph) -> Graph:
     return out
 
 
+_LONG_STRING = re.compile(rb'"""(?:[^"\\]|\\.|"(?!""))*"""', re.DOTALL)
+_QUOTES_BEFORE_BACKSLASH = re.compile(rb'\\.|"+(?=\\)', re.DOTALL)
+
+
+def _serd_safe(data: bytes) -> bytes:
+    r"""Escape the quotes that come right before a backslash inside a triple-quoted string.
+
+    rdflib writes a literal with a line break between triple quotes and leaves the quotes in it
+    as they are. After such a quote, Serd 0.30 reads a backslash as a plain character instead
+    of the start of an escape: it rejects ``"\\`` as an invalid escape and reads ``"\t`` as a
+    backslash and a ``t``, so a two-line abstract saying ``the "\alpha" term`` could not be
+    read by Serd-based tools. An escaped quote means the same to every parser.
+    """
+
+    def escape_quotes(e: re.Match[bytes]) -> bytes:
+        return e.group() if e.group().startswith(b"\\") else e.group().replace(b'"', b'\\"')
+
+    def fix(m: re.Match[bytes]) -> bytes:
+        return b'"""' + _QUOTES_BEFORE_BACKSLASH.sub(escape_quotes, m.group()[3:-3]) + b'"""'
+
+    return _LONG_STRING.sub(fix, data) if b'"\\' in data else data
+
+
 def _turtle(graph: Graph) -> bytes:
-    return graph.serialize(format="turtle", encoding="utf-8")
+    return _serd_safe(graph.serialize(format="turtle", encoding="utf-8"))
 
 
 def _lines_sorted(data: bytes) -> bytes:
@@ -68,7 +92,7 @@ def _nquads(graph: Graph) -> bytes:
 
 
 def _trig(graph: Graph) -> bytes:
-    return graph.serialize(format="trig", encoding="utf-8")
+    return _serd_safe(graph.serialize(format="trig", encoding="utf-8"))
 
 
 def _jsonld(graph: Graph) -> bytes:
