@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip --disable-pip-version-check
 
-.PHONY: install install-test demo test test-fast system-deps bench eval model taxonomy clean
+.PHONY: install install-test demo test test-fast system-deps bench eval model taxonomy clean fuzz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,11 @@ test-fast: install-test
 
 system-deps:
 	@sh scripts/ensure-system-deps.sh
+
+## Fuzz benchmark: 100,000 malformed and adversarial records through every reader, the graph
+## builder and four independent parsers; the report goes to bench/results/fuzz.md.
+fuzz: install-test system-deps
+	$(BIN)/python bench/fuzz.py --report bench/results/fuzz.md
 
 taxonomy: install
 	$(BIN)/python scripts/make_taxonomy.py ../shared/data/arxiv-taxonomy/taxonomy.json ontology/arxiv-categories.ttl
