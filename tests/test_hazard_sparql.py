@@ -90,7 +90,15 @@ def _raw_oxigraph(text: str) -> None:
         pass
 
 
-def test_the_engines_alone_do_open_connections(listener):
+@pytest.fixture
+def rdflib_defaults(monkeypatch):
+    """rdflib as it comes: FROM and LOAD read what they name (scholarkg turns this off)."""
+    import rdflib.plugins.sparql
+
+    monkeypatch.setattr(rdflib.plugins.sparql, "SPARQL_LOAD_GRAPHS", True)
+
+
+def test_the_engines_alone_do_open_connections(listener, rdflib_defaults):
     """The control: without scholarkg each form reaches the network in at least one engine."""
     for name, form in REMOTE_FORMS.items():
         before = listener.connections
@@ -120,7 +128,7 @@ def test_remote_forms_pass_only_when_allowed():
             check_query(text, allow_remote=True)
 
 
-def test_local_files_are_not_read(tmp_path, graph, cli, seed_out):
+def test_local_files_are_not_read(tmp_path, graph, cli, seed_out, rdflib_defaults):
     secret = tmp_path / "secret.ttl"
     secret.write_text('<urn:x:s> <urn:x:p> "the secret" .\n')
     text = f"SELECT ?o FROM <{secret.as_uri()}> WHERE {{ ?s ?p ?o }}"

@@ -217,7 +217,10 @@ def run_query(
     if timeout <= 0 or max_rows < 1:
         raise UsageError("the timeout must be positive and the row limit at least 1")
     init = {name: Literal(value) for name, value in (bindings or {}).items()}
-    import rdflib.plugins.sparql  # noqa: F401  imported here once, so each child starts warm
+    import rdflib.plugins.sparql as rdflib_sparql  # imported here once, so each child starts warm
+
+    if not allow_remote:  # also in this process, for any other caller of Graph.query
+        rdflib_sparql.SPARQL_LOAD_GRAPHS = False
 
     try:
         kind, names, rows, boolean, truncated = run_isolated(
