@@ -119,6 +119,7 @@ def pages(seed_build, tmp_path_factory) -> dict[str, Path]:
         "rich-no-csp": re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html),
         "xss-title": render_html(seed_build.graph, title=XSS_TITLE),
         "focus": render_html(rich, focus="ALE", depth=1),
+        "empty": render_html(rich, types=["Task"]),
     }
     assert "Content-Security-Policy" not in files["rich-no-csp"]
     for name, text in files.items():
@@ -172,6 +173,11 @@ def test_seed_page_offline(open_page, seed_out, seed_graph):
     before = opened.js("() => skgExplorer.network.getPositions()")
     opened.page.wait_for_timeout(300)
     assert opened.js("() => skgExplorer.network.getPositions()") == before
+    # The screenshot shows a paper's details, as hovering over it does.
+    paper = max(opened.js("() => skgExplorer.data.nodes.filter(n => n.kind === 'Paper')"), key=lambda n: (n["degree"], n["name"]))
+    opened.page.mouse.move(*_screen_point(opened, paper["id"]))
+    opened.wait("() => document.querySelector('#details h3') !== null")
+    assert opened.page.inner_text("#details h3") == paper["name"]
     OUT.mkdir(exist_ok=True)
     opened.page.screenshot(path=str(OUT / "explorer.png"))
     if os.environ.get("SCHOLARKG_UPDATE_DOCS") == "1":
@@ -328,6 +334,14 @@ def test_focus_view_opens_on_the_focus(open_page, pages):
     assert opened.page.inner_text("#details h3") == "Agents' Last Exam"
     assert opened.page.inner_text("#description") == "1 link around Agents' Last Exam"
     assert _drawn(opened) == [4, 4]
+    _clean(opened)
+
+
+def test_empty_view_still_loads(open_page, pages):
+    opened = open_page(pages["empty"])
+    assert _drawn(opened) == [0, 0]
+    assert opened.page.inner_text("#notice").startswith("Nothing to draw")
+    assert opened.page.inner_text("#status") == "0 nodes · 0 links"
     _clean(opened)
 
 

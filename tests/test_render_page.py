@@ -242,6 +242,17 @@ def test_cli_max_nodes(cli, rich_file, tmp_path):
     assert data["counts"]["nodes"] == 10 and data["counts"]["hidden"] == 30 and "30 are hidden" in data["notice"]
 
 
+def test_cli_empty_view_says_so(cli, rich_file, tmp_path):
+    query = tmp_path / "none.rq"
+    query.write_text("CONSTRUCT { ?s <http://example.org/p> ?o } WHERE { ?s <http://example.org/none> ?o }\n")
+    out = tmp_path / "page.html"
+    result = cli("render", rich_file, "--query", query, "-o", out)
+    assert result.exit_code == 0 and "the view has no nodes" in result.output
+    data = page_data(out.read_text(encoding="utf-8"))
+    assert data["nodes"] == [] and data["notice"].startswith("Nothing to draw")
+    assert data["options"]["physics"]["enabled"] is False  # nothing to stabilise: ready at once
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -94,8 +94,10 @@ def render_html(
         full, rdf=graph, query=query, focus=focus, depth=depth, types=types, min_degree=min_degree, max_nodes=max_nodes,
     )
     if view.hidden:
-        log.warning("drawing %d of %d nodes (the most connected part); --max-nodes %d draws all",
-                    view.graph.number_of_nodes(), view.total, view.total)
+        log.warning("explorer: drawing the %s most connected of %s nodes (--max-nodes %d draws all)",
+                    f"{view.graph.number_of_nodes():,}", f"{view.total:,}", view.total)
+    elif not view.graph.number_of_nodes():
+        log.warning("explorer: the view has no nodes; the page will be empty")
     data = page_data(full, view, title=title, hint=_HINT)
     assets = _assets()
     policy = (

@@ -15,9 +15,10 @@ This module runs Fruchterman-Reingold with numpy only:
   and read back at the nodes with the same weights. A step costs O(n + G^2 log G) instead
   of O(n^2), and a node never pushes itself (the kernel is odd).
 
-Everything is deterministic: nodes are ordered by id, the starting positions come from a
-seeded PCG64 generator, and the loop uses only +, -, *, / and sqrt (correctly rounded on
-every machine). Positions are rounded to whole pixels.
+Everything is deterministic: nodes are ordered by id and the starting positions come from a
+seeded PCG64 generator. The all-pairs loop (the seed graph's page) uses only +, -, *, / and
+sqrt, which are correctly rounded on every machine; the grid scheme also uses numpy's FFT,
+which gives the same bytes for the same numpy build. Positions are rounded to whole pixels.
 
 >>> import networkx as nx
 >>> pos = layout_positions(nx.path_graph(["a", "b", "c"]))

@@ -163,7 +163,7 @@ def _options(n_nodes: int) -> tuple[dict, int]:
 
     net = Network(directed=True, cdn_resources="in_line")
     net.barnes_hut(gravity=-6000, central_gravity=0.08, spring_length=int(EDGE_LENGTH), spring_strength=0.03, damping=0.4, overlap=0.6)
-    physics = n_nodes <= PHYSICS_MAX_NODES
+    physics = 0 < n_nodes <= PHYSICS_MAX_NODES
     # Few steps are needed from the positions computed in Python; the cap bounds the wait.
     iterations = 150 if physics else 0
     net.toggle_physics(physics)
@@ -211,7 +211,9 @@ def page_data(full: nx.MultiDiGraph, view: View, *, title: str, hint: str) -> di
     years = [n["year"] for n in net.nodes if n["kind"] == "Paper" and "year" in n]
     relations = sorted({rel for *_, rel in edges}, key=list(RELATION_STYLE).index)
     notice = ""
-    if view.hidden:
+    if not nodes:
+        notice = "Nothing to draw: no node of the graph is in this view (check --focus, --types, --min-degree or --query)."
+    elif view.hidden:
         notice = (
             f"Showing the {len(nodes):,} most connected of {view.total:,} nodes; {view.hidden:,} are hidden. "
             f"To see them, render with a larger budget ({hint} --max-nodes {view.total}) "
