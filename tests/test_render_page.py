@@ -269,6 +269,21 @@ def test_cli_bad_options_are_one_line_errors(cli, rich_file, tmp_path, args, mes
 
 
 def test_cli_render_help_lists_the_views(cli):
+    from scholarkg.cli import main
+    from scholarkg.render import DEFAULT_MAX_NODES
+
     text = cli("render", "--help").output
     for option in ("--focus", "--depth", "--types", "--min-degree", "--query", "--max-nodes"):
         assert option in text
+    (budget,) = [p.default for p in main.commands["render"].params if p.name == "max_nodes"]
+    assert budget == DEFAULT_MAX_NODES
+
+
+def test_committed_build_pages_are_current(repo_root):
+    """A graph.html committed under graphs/ is what the renderer makes of the graph beside it."""
+    pages = sorted((repo_root / "graphs").glob("*/graph.html"))
+    if not pages:
+        pytest.skip("no build output is committed under graphs/")
+    for page in pages:
+        expected = render_html(api.load(page.parent), title="scholarkg explorer")
+        assert page.read_text(encoding="utf-8") == expected, f"{page} is stale: rebuild it"

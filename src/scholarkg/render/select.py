@@ -216,6 +216,8 @@ def select_view(
     """Apply, in this order: ``query`` (needs ``rdf``), ``focus``/``depth``, ``min_degree``
     (links counted in the graph so far), ``types``, then the node budget ``max_nodes``
     (0 for none). The focus node survives the degree, type and budget steps."""
+    if max_nodes < 0 or min_degree < 0:
+        raise UsageError("max_nodes and min_degree must be 0 or more")
     parts = []
     if query is not None:
         if rdf is None:
