@@ -246,6 +246,20 @@ def test_type_filter_hides_and_whole_graph_restores(open_page, pages):
     _clean(opened)
 
 
+def test_neighbours_only_and_back(open_page, pages):
+    opened = open_page(pages["rich"])
+    opened.page.fill("#search", "BrowseComp")
+    opened.page.press("#search", "Enter")
+    browsecomp = _node_id(opened, "Benchmark", "BrowseComp")
+    edges = opened.js("() => skgExplorer.data.edges")
+    expected = {browsecomp} | {e["to"] for e in edges if e["from"] == browsecomp} | {e["from"] for e in edges if e["to"] == browsecomp}
+    opened.page.click("#details button.around")
+    assert {n["id"] for n in _visible(opened)} == expected and len(expected) == 5
+    opened.page.click("#reset")
+    assert len(_visible(opened)) == len(opened.js("() => skgExplorer.data.nodes"))
+    _clean(opened)
+
+
 def test_year_filter(open_page, pages):
     opened = open_page(pages["rich"])
     assert opened.page.input_value("#year-from") == "2025" and opened.page.input_value("#year-to") == "2026"

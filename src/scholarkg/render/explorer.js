@@ -14,6 +14,7 @@
   const nodeHidden = info.map(() => false);
   const edgeHidden = data.edges.map(() => false);
   let pinned = null;
+  let around = null; // when set, only these nodes are shown (a node and its neighbours)
 
   function el(tag, text, className) {
     const node = document.createElement(tag);
@@ -110,7 +111,7 @@
 
   /* ---- details ---- */
   function clearDetails() {
-    byId("details").replaceChildren(el("p", "Hover over a node or click it to see its details.", "hint"));
+    byId("details").replaceChildren(el("p", "Hover over a node or click it to see its details; double-click it to see only its neighbours.", "hint"));
   }
 
   function field(list, term, value) {
@@ -163,12 +164,25 @@
       if (more) ul.append(el("li", "and " + more + " more", "off"));
       box.append(ul);
     });
+    if (id === pinned && adjacent[id].length) {
+      const only = el("button", "Show only this and its neighbours", "around");
+      only.type = "button";
+      only.addEventListener("click", () => showAround(id));
+      box.append(only);
+    }
     box.append(el("p", n.iri, "iri"));
+  }
+
+  function showAround(id) {
+    around = new Set([id].concat(adjacent[id]));
+    applyFilters();
+    network.fit({ nodes: [...around], animation: false });
   }
 
   network.on("hoverNode", (p) => showDetails(p.node));
   network.on("blurNode", () => { if (pinned !== null) showDetails(pinned); else clearDetails(); });
   network.on("selectNode", (p) => { pinned = p.nodes[0]; showDetails(pinned); });
+  network.on("doubleClick", (p) => { if (p.nodes.length) showAround(p.nodes[0]); });
   network.on("deselectNode", (p) => {
     pinned = p.nodes.length ? p.nodes[0] : null;
     if (pinned === null) clearDetails(); else showDetails(pinned);
@@ -266,7 +280,7 @@
     }
     const nodeUpdates = [];
     info.forEach((n) => {
-      let show = kinds.has(n.kind) && (reach === null || reach.has(n.id));
+      let show = kinds.has(n.kind) && (reach === null || reach.has(n.id)) && (around === null || around.has(n.id));
       if (show && categories && n.kind === "Category") show = categories.has(n.label);
       if (nodeHidden[n.id] === show) { nodeHidden[n.id] = !show; nodeUpdates.push({ id: n.id, hidden: !show }); }
     });
@@ -357,6 +371,7 @@
 
   /* ---- whole graph, physics ---- */
   function resetFilters() {
+    around = null;
     kindBoxes.concat(categoryBoxes).forEach((b) => { b.checked = true; });
     if (data.years) { yearFrom.value = data.years[0]; yearTo.value = data.years[1]; }
     applyFilters();
