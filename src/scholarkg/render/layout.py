@@ -42,7 +42,7 @@ log = logging.getLogger(__name__)
 
 EDGE_LENGTH = 130.0  # ideal edge length in pixels at zoom 1
 _EXACT_MAX = 120  # components up to this size compute repulsion over all pairs
-_GRID = 126  # grid cells per side for larger components (FFT size 2 * (_GRID + 2) = 256)
+_GRID_SIDES = (64, 128, 256)  # grid points per side (FFT size twice that), chosen by component size
 _ITERATIONS = 100
 _SEED = 20240611
 
@@ -68,14 +68,19 @@ def _repulsion_exact(pos: np.ndarray, k: float) -> np.ndarray:
     return (delta * (k * k / dist2)[:, :, None]).sum(axis=1)
 
 
-@lru_cache(maxsize=1)
-def _kernel_spectra() -> tuple[np.ndarray, np.ndarray]:
+def _grid_side(n: int) -> int:
+    """About 1.5 grid points per node along each side, as a power of two within _GRID_SIDES."""
+    wanted = 1.5 * math.sqrt(n)
+    return next((side for side in _GRID_SIDES if side >= wanted), _GRID_SIDES[-1])
+
+
+@lru_cache(maxsize=len(_GRID_SIDES))
+def _kernel_spectra(size: int) -> tuple[np.ndarray, np.ndarray]:
     """FFT of the repulsion kernel d / |d|^2 in grid units (softened by half a cell).
 
     In pixels the kernel is k^2 d / |d|^2 = (k^2 / h) * (the same in grid units), so one
     spectrum serves every grid spacing h.
     """
-    size = _GRID + 2
     offsets = np.arange(2 * size, dtype=np.float64)
     offsets[size:] -= 2 * size  # wrapped offsets: 0..size-1, then -size..-1
     dx = offsets[:, None]
@@ -124,14 +129,15 @@ def _near_field(pos: np.ndarray, h: float, k: float) -> np.ndarray:
 
 def _repulsion_grid(pos: np.ndarray, k: float) -> np.ndarray:
     """Repulsion k^2 / d from every other node, computed on a grid with FFT convolution."""
-    size = _GRID + 2
+    size = _grid_side(len(pos))
+    cells_per_side = size - 2  # one spare row and column for the cloud-in-cell weights, one margin
     low = pos.min(axis=0)
     span = float((pos.max(axis=0) - low).max()) or k
-    h = span / (_GRID - 1)
+    h = span / (cells_per_side - 1)
     g = (pos - low) / h
     i0 = np.floor(g).astype(np.int64)
     frac = g - i0
-    i0 = np.clip(i0, 0, _GRID - 1)
+    i0 = np.clip(i0, 0, cells_per_side - 1)
     weights = (
         (1 - frac[:, 0]) * (1 - frac[:, 1]),
         frac[:, 0] * (1 - frac[:, 1]),
@@ -149,7 +155,7 @@ def _repulsion_grid(pos: np.ndarray, k: float) -> np.ndarray:
         density += np.bincount(cell, weights=weight, minlength=size * size)
     padded = np.zeros((2 * size, 2 * size))
     padded[:size, :size] = density.reshape(size, size)
-    kernel_x, kernel_y = _kernel_spectra()
+    kernel_x, kernel_y = _kernel_spectra(size)
     spectrum = np.fft.rfft2(padded) * (k * k / h)
     fx = np.fft.irfft2(spectrum * kernel_x, s=padded.shape)[:size, :size].ravel()
     fy = np.fft.irfft2(spectrum * kernel_y, s=padded.shape)[:size, :size].ravel()

@@ -120,8 +120,10 @@ def to_networkx(graph: Graph) -> nx.MultiDiGraph:
             a["label"] = f"{a.get('value', '?')}{a.get('unit', '') or ''}"
         a.setdefault("label", str(node).rsplit("/", 1)[-1])
         nxg.add_node(str(node), **a)
-    for prop, relation in RELATIONS.items():
-        for s, o in graph.subject_objects(prop):
-            if s in attrs and o in attrs:
-                nxg.add_edge(str(s), str(o), key=relation, relation=relation)
+    nxg.add_edges_from(
+        (str(s), str(o), relation, {"relation": relation})
+        for prop, relation in RELATIONS.items()
+        for s, o in graph.subject_objects(prop)
+        if s in attrs and o in attrs
+    )
     return nxg
