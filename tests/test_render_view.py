@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 
 import networkx as nx
@@ -63,12 +64,13 @@ def test_details_of_papers_entities_and_results(rich):
 
 
 @pytest.mark.parametrize("name", ["ALE", "ale", "agents' last exam", "Agents' Last Exam"])
-def test_find_node_by_name_or_alias(rich, name):
-    # The paper has the same title as the benchmark: the entity is the one named, by alias.
+def test_find_node_by_name_or_alias(rich, name, caplog, monkeypatch):
+    # A paper has the same title as the benchmark it introduces: the entity wins, with a warning.
+    monkeypatch.setattr(logging.getLogger("scholarkg"), "propagate", True)  # the CLI turns it off
     found = find_node(rich, name)
-    assert rich.nodes[found]["kind"] in ("Benchmark", "Paper")
-    if name.lower() == "ale":
-        assert rich.nodes[found]["kind"] == "Benchmark"
+    assert rich.nodes[found]["kind"] == "Benchmark" and rich.nodes[found]["label"] == ALE
+    ambiguous = "names 2 nodes (Benchmark, Paper)" in caplog.text
+    assert ambiguous == (name.lower() != "ale")
 
 
 def test_find_node_by_title_arxiv_id_and_iri(rich):

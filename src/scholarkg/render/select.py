@@ -55,8 +55,12 @@ log = logging.getLogger(__name__)
 
 DEFAULT_MAX_NODES = 2000
 _TYPE_ALIASES = {"repository": "CodeRepository", "repo": "CodeRepository", "code": "CodeRepository", "page": "ProjectPage"}
-# When a name matches several nodes, the first kind listed here wins.
-_KIND_RANK = {kind: i for i, kind in enumerate(NODE_KINDS)}
+# When a name matches several nodes (a paper titled like the benchmark it introduces), the
+# first kind listed here wins.
+_KIND_RANK = {
+    kind: i
+    for i, kind in enumerate(("Author", "Benchmark", "Dataset", "Model", "Method", "Task", "Metric", "Paper", "Category"))
+}
 
 
 def _names(attrs: dict) -> list[str]:
@@ -75,7 +79,9 @@ def find_node(graph: nx.MultiDiGraph, name: str) -> str:
     if matches:
         matches.sort(key=lambda n: (_KIND_RANK.get(graph.nodes[n]["kind"], 99), n))
         if len(matches) > 1:
-            log.info("%r names %d nodes; using the %s %s", name, len(matches), graph.nodes[matches[0]]["kind"], matches[0])
+            kinds = ", ".join(graph.nodes[n]["kind"] for n in matches)
+            log.warning("%r names %d nodes (%s); using the %s %s (give an IRI to choose another)",
+                        name, len(matches), kinds, graph.nodes[matches[0]]["kind"], matches[0])
         return matches[0]
     labels = sorted({x for _, attrs in graph.nodes(data=True) for x in _names(attrs)})
     close = difflib.get_close_matches(name, labels, n=5, cutoff=0.6)
