@@ -156,6 +156,15 @@ def test_links_only_for_http_urls(rich_rdf):
     assert all(n["url"].startswith(("http://", "https://")) for n in nodes.values() if "url" in n)
 
 
+def test_every_kind_and_relation_has_a_style():
+    from scholarkg.render.page import KIND_STYLE, RELATION_STYLE, RELATION_TEXT
+    from scholarkg.render.view import NODE_KINDS, RELATIONS
+
+    assert set(KIND_STYLE) == set(NODE_KINDS)
+    assert set(RELATION_STYLE) == set(RELATIONS.values()) == set(RELATION_TEXT)
+    assert len({(colour, shape) for colour, shape, _ in KIND_STYLE.values()}) == len(KIND_STYLE)
+
+
 def test_page_data_matches_the_graph(rich_rdf, rich_html):
     data = page_data(rich_html)
     graph = to_networkx(rich_rdf)

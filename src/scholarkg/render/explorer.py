@@ -98,7 +98,7 @@ def render_html(
                     f"{view.graph.number_of_nodes():,}", f"{view.total:,}", view.total)
     elif not view.graph.number_of_nodes():
         log.warning("explorer: the view has no nodes; the page will be empty")
-    data = page_data(full, view, title=title, hint=_HINT)
+    data = page_data(full, view, hint=_HINT)
     assets = _assets()
     policy = (
         "default-src 'none'; "

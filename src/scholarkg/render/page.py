@@ -198,8 +198,12 @@ def _options(n_nodes: int) -> tuple[dict, int]:
     return options, iterations
 
 
-def page_data(full: nx.MultiDiGraph, view: View, *, title: str, hint: str) -> dict:
-    """Everything the page script needs, as plain JSON-ready values (deterministic order)."""
+def page_data(full: nx.MultiDiGraph, view: View, *, hint: str) -> dict:
+    """Everything the page script needs, as plain JSON-ready values (deterministic order).
+
+    ``full`` is the whole graph (for details), ``view`` the part drawn, ``hint`` the command
+    the budget notice tells the reader to run.
+    """
     from pyvis.network import Network
 
     graph = view.graph
@@ -234,7 +238,6 @@ def page_data(full: nx.MultiDiGraph, view: View, *, title: str, hint: str) -> di
             "or draw a part: --focus NAME --depth 2, --types Benchmark,Model, --min-degree 3."
         )
     return {
-        "title": title,
         "description": view.description,
         "notice": notice,
         "focus": index.get(view.focus) if view.focus else None,
