@@ -119,7 +119,7 @@ def to_networkx(graph: Graph) -> nx.MultiDiGraph:
         if a["kind"] == "Result":
             a["label"] = f"{a.get('value', '?')}{a.get('unit', '') or ''}"
         a.setdefault("label", str(node).rsplit("/", 1)[-1])
-        nxg.add_node(str(node), **a)
+        nxg.add_node(str(node), **dict(sorted(a.items())))  # attributes in a fixed order
     nxg.add_edges_from(
         (str(s), str(o), relation, {"relation": relation})
         for prop, relation in RELATIONS.items()
