@@ -77,7 +77,10 @@ FUNCTION_WORDS = frozenset(
     should will would not no yes such than then there here which who whom whose what when
     where why how all any each every some most more less many much few both either neither
     also only just very so thus hence however moreover furthermore finally first second
-    third new novel existing previous prior recent current state-of-the-art""".split()
+    third new novel existing previous prior recent current state-of-the-art through throughout
+    during before after upon about against along around behind beyond despite except inside
+    outside since toward towards until unlike while whereas if because although though
+    whether either neither once whilst amongst besides""".split()
 )
 
 

@@ -21,13 +21,15 @@ from spacy.tokens import Doc, Span
 
 from ...model import EntityType
 from ..gazetteer import load_gazetteer
+from ..doctext import found, info
 from ..modelnames import parse_model_name
 from ..names import canonical_key, is_acronym
-from ..typing_rules import infer_type
+from ..typing_rules import Phrase, infer_type
 
-__all__ = ["EntityMerger", "SPANS_KEY", "EXTENSIONS"]
+__all__ = ["EntityMerger", "EntityRecord", "records", "SPANS_KEY", "EXTENSIONS"]
 
 SPANS_KEY = "entities"
+RECORDS_KEY = "scholarkg.entities"
 EXTENSIONS = {
     "aliases": (),
     "confidence": 0.5,
@@ -39,6 +41,7 @@ EXTENSIONS = {
     "role": None,
     "role_confidence": 0.5,
 }
+_TYPES = {t.value: t for t in EntityType}
 _PRIORITY = {"abbreviation": 4, "gazetteer": 3, "model": 3, "name": 2, "title": 2, "ner": 1, "term": 1}
 _TEX = re.compile(r"\\[A-Za-z]+\{|[{}]")
 _VARIANT_TAIL = re.compile(r"^(?P<base>.+?)-(?P<size>\d+(?:\.\d+)?[BMKbmk])$")
@@ -47,6 +50,43 @@ _VARIANT_TAIL = re.compile(r"^(?P<base>.+?)-(?P<size>\d+(?:\.\d+)?[BMKbmk])$")
 def _generic(label: str) -> bool:
     """A lower-case concept ("in-context learning") rather than a name ("GRPO")."""
     return label == label.lower()
+
+
+@dataclass(slots=True)
+class EntityRecord:
+    """One entity mention as the later components and the conversion read it."""
+
+    start: int
+    end: int
+    start_char: int
+    end_char: int
+    text: str
+    type: EntityType
+    label: str
+    aliases: tuple[str, ...]
+    confidence: float
+    source: str
+    parent: str | None = None
+    derived_from: str | None = None
+    title_subject: bool = False
+    about: bool = False
+    role: object = None
+    role_confidence: float = 0.5
+
+
+def records(doc: Doc) -> list[EntityRecord]:
+    """The entity mentions of ``doc`` in text order (empty before ``scholarkg_entities`` ran)."""
+    return doc.user_data.get(RECORDS_KEY, [])
+
+
+def _getter(name: str):
+    def get(span: Span):
+        for r in span.doc.user_data.get(RECORDS_KEY, ()):
+            if r.start == span.start and r.end == span.end:
+                return getattr(r, name)
+        return EXTENSIONS[name]
+
+    return get
 
 
 @dataclass
@@ -69,6 +109,11 @@ class _Cand:
         return self.end - self.start
 
 
+def _text(doc: Doc, start: int, end: int) -> str:
+    view = info(doc)
+    return view.text[view.idx[start] : view.end_char(end - 1)]
+
+
 def clean_label(text: str) -> str:
     """A label without TeX wrappers or doubled spaces: ``"\\emph{Search More}"`` -> ``"Search More"``."""
     return " ".join(_TEX.sub("", text).split())
@@ -77,9 +122,9 @@ def clean_label(text: str) -> str:
 class EntityMerger:
     def __init__(self):
         self.gazetteer = load_gazetteer()
-        for name, default in EXTENSIONS.items():
-            if not Span.has_extension(name):
-                Span.set_extension(name, default=default)
+        # read-only views of the records, for anyone holding a span of doc.spans["entities"]
+        for name in EXTENSIONS:
+            Span.set_extension(name, getter=_getter(name), force=True)
 
     # -- sources -------------------------------------------------------------------------
     def _from_abbreviations(self, doc: Doc) -> tuple[list[_Cand], dict[str, _Cand]]:
@@ -114,35 +159,42 @@ class EntityMerger:
 
     def _from_gazetteer(self, doc: Doc) -> list[_Cand]:
         out = []
-        for span in doc.spans.get("gazetteer", []):
-            entry = self.gazetteer.lookup(span.id_) if span.id_ else None
+        words = info(doc).words
+        for f in found(doc, "gazetteer"):
+            entry = self.gazetteer.lookup(f.key)
             aliases = entry.aliases if entry is not None else ()
-            single_generic = len(span) == 1 and span.text.islower()
+            single_generic = f.end - f.start == 1 and words[f.start].islower()
             conf = 0.7 if single_generic else 0.9
-            out.append(_Cand(span.start, span.end, EntityType(span.label_), span.id_ or span.text,
-                             "gazetteer", conf, tuple(aliases), gazetteer=True))
+            out.append(_Cand(f.start, f.end, _TYPES[f.label], f.key, "gazetteer", conf, aliases, gazetteer=True))
         return out
 
     def _from_models(self, doc: Doc) -> list[_Cand]:
         out = []
-        for span in doc.spans.get("models", []):
-            parsed = span._.model_name
-            label = parsed.label if parsed else span.text
-            out.append(_Cand(span.start, span.end, EntityType.MODEL, label, "model", 0.9,
-                             parent=parsed.parent if parsed else None, gazetteer=True))
+        for f in found(doc, "models"):
+            parsed = f.key
+            out.append(_Cand(f.start, f.end, EntityType.MODEL, parsed.label, "model", 0.9,
+                             parent=parsed.parent, gazetteer=True))
         return out
 
     def _from_names(self, doc: Doc) -> list[_Cand]:
         out = []
-        for span in doc.spans.get("candidates", []):
-            title = span.label_ == "TITLE"
-            text = clean_label(span.text)
+        classified = {(s.start, s.end): s for s in found(doc, "classified")}
+        for f in found(doc, "candidates"):
+            raw = _text(doc, f.start, f.end)
+            span = Phrase(f.start, f.end, raw)
+            title = f.label == "TITLE"
+            text = clean_label(raw)
             entry = self.gazetteer.lookup(text)
             if entry is not None:
                 out.append(_Cand(span.start, span.end, entry.type, entry.canonical, "gazetteer", 0.85,
                                  entry.aliases, title_subject=title, gazetteer=True))
                 continue
             typed = infer_type(doc, span)
+            if typed is None and not title:
+                learned = classified.get((span.start, span.end))
+                if learned is not None:
+                    prob = doc.user_data.get("scholarkg.term_confidence", {}).get((span.start, span.end), 0.5)
+                    typed = (_TYPES[learned.label], min(0.6, prob))
             cand = _Cand(span.start, span.end, typed[0] if typed else None, text,
                          "title" if title else "name", typed[1] if typed else 0.5, title_subject=title)
             out.append(cand)
@@ -150,16 +202,17 @@ class EntityMerger:
 
     def _from_terms(self, doc: Doc) -> list[_Cand]:
         out = []
-        for span in doc.spans.get("terms", []):
-            text = clean_label(span.text)
+        confidence = doc.user_data.get("scholarkg.term_confidence", {})
+        for f in found(doc, "terms"):
+            text = clean_label(_text(doc, f.start, f.end))
             entry = self.gazetteer.lookup(text)
             if entry is not None:
-                out.append(_Cand(span.start, span.end, entry.type, entry.canonical, "gazetteer", 0.8,
+                out.append(_Cand(f.start, f.end, entry.type, entry.canonical, "gazetteer", 0.8,
                                  entry.aliases, gazetteer=True))
                 continue
             label = text if any(c.isupper() for c in text[1:]) else text.lower() if text[:1].isupper() and text[1:2].islower() else text
-            conf = span._.confidence if span.has_extension("confidence") and span._.confidence != 0.5 else 0.5
-            out.append(_Cand(span.start, span.end, EntityType(span.label_), label, "term", conf))
+            conf = confidence.get((f.start, f.end), 0.5)
+            out.append(_Cand(f.start, f.end, _TYPES[f.label], label, "term", conf))
         return out
 
     def _from_ner(self, doc: Doc) -> list[_Cand]:
@@ -183,8 +236,9 @@ class EntityMerger:
         abbr, defined = self._from_abbreviations(doc)
         cands = abbr + self._from_gazetteer(doc) + self._from_models(doc) + self._from_names(doc) + self._from_ner(doc)
         cands += self._from_terms(doc)
-        title_end = doc._.title_end
-        cands = [c for c in cands if not (doc[c.start].idx < title_end <= doc[c.end - 1].idx)]
+        view = info(doc)
+        title_end = view.title_end
+        cands = [c for c in cands if not (view.idx[c.start] < title_end <= view.idx[c.end - 1])]
         self._apply_definitions(doc, cands, defined)
         self._type_title_subject(doc, cands)
         self._vote_types(doc, cands)
@@ -192,16 +246,18 @@ class EntityMerger:
         chosen += self._other_occurrences(doc, chosen, defined)
         self._mark_title_subject(doc, chosen)
         self._link_variants(doc, chosen)
-        chosen.sort(key=lambda c: c.start)
-        doc.spans[SPANS_KEY] = [Span(doc, c.start, c.end, label=c.type.value, span_id=c.label) for c in chosen]
-        for c, span in zip(chosen, doc.spans[SPANS_KEY]):
-            span._.aliases = tuple(a for a in dict.fromkeys(c.aliases) if a != c.label)
-            span._.confidence = round(c.confidence, 3)
-            span._.source = c.source
-            span._.parent = c.parent
-            span._.derived_from = c.derived_from
-            span._.title_subject = c.title_subject
-            span._.about = bool(c.extra.get("about"))
+        chosen.sort(key=lambda c: (c.start, -c.end))
+        text = view.text
+        out = []
+        for c in chosen:
+            start_char, end_char = view.idx[c.start], view.end_char(c.end - 1)
+            out.append(EntityRecord(
+                c.start, c.end, start_char, end_char, text[start_char:end_char], c.type, c.label,
+                tuple(a for a in dict.fromkeys(c.aliases) if a != c.label), round(c.confidence, 3), c.source,
+                c.parent, c.derived_from, c.title_subject, bool(c.extra.get("about")),
+            ))
+        doc.user_data[RECORDS_KEY] = out
+        doc.spans[SPANS_KEY] = [Span(doc, r.start, r.end, label=r.type.value, span_id=r.label) for r in out]
         return doc
 
     @staticmethod
@@ -212,7 +268,7 @@ class EntityMerger:
         for c in cands:
             if c.source == "abbreviation":
                 continue
-            ref = defined.get(doc[c.start : c.end].text)
+            ref = defined.get(_text(doc, c.start, c.end))
             if ref is not None:
                 c.type, c.label, c.aliases, c.gazetteer = ref.type, ref.label, ref.aliases, ref.gazetteer
                 c.source, c.confidence = "abbreviation", ref.confidence
@@ -223,15 +279,15 @@ class EntityMerger:
         votes: dict[str, dict[EntityType, float]] = {}
         for c in cands:
             if c.type is not None and c.source in {"name", "title"}:
-                key = canonical_key(doc[c.start : c.end].text)
+                key = canonical_key(_text(doc, c.start, c.end))
                 votes.setdefault(key, {}).setdefault(c.type, 0.0)
                 votes[key][c.type] += c.confidence
         known: dict[str, _Cand] = {}
         for c in cands:
             if c.type is not None and c.source in {"abbreviation", "gazetteer", "model"}:
-                known.setdefault(canonical_key(doc[c.start : c.end].text), c)
+                known.setdefault(canonical_key(_text(doc, c.start, c.end)), c)
         for c in cands:
-            key = canonical_key(doc[c.start : c.end].text)
+            key = canonical_key(_text(doc, c.start, c.end))
             if c.source in {"name", "title"} and key in votes:
                 best = max(sorted(votes[key].items(), key=lambda kv: kv[0].value), key=lambda kv: kv[1])
                 if c.type is None:
@@ -250,39 +306,49 @@ class EntityMerger:
         for c in chosen:
             if c.source in {"term", "ner"}:
                 continue
-            text = doc[c.start : c.end].text
+            text = _text(doc, c.start, c.end)
             if any(ch.isupper() for ch in text) and len(text) >= 2:
                 texts.setdefault(text, c)
         for short, ref in defined.items():
             texts.setdefault(short, ref)
         extra: list[_Cand] = []
-        full = doc.text
+        view = info(doc)
+        full = view.text
+        start_of = {c: i for i, c in enumerate(view.idx)}
         for text, ref in texts.items():
             pos = full.find(text)
             while pos >= 0:
-                span = doc.char_span(pos, pos + len(text))
-                if span is not None and not any(i in taken for i in range(span.start, span.end)):
-                    extra.append(_Cand(span.start, span.end, ref.type, ref.label, ref.source,
-                                       max(0.5, ref.confidence - 0.05), ref.aliases, parent=ref.parent,
-                                       derived_from=ref.derived_from, gazetteer=ref.gazetteer))
-                    taken.update(range(span.start, span.end))
+                start = start_of.get(pos)
+                if start is not None:
+                    end = start
+                    while end < len(view.idx) and view.end_char(end) < pos + len(text):
+                        end += 1
+                    end += 1
+                    if end <= len(view.idx) and view.end_char(end - 1) == pos + len(text) and not any(
+                        i in taken for i in range(start, end)
+                    ):
+                        extra.append(_Cand(start, end, ref.type, ref.label, ref.source,
+                                           max(0.5, ref.confidence - 0.05), ref.aliases, parent=ref.parent,
+                                           derived_from=ref.derived_from, gazetteer=ref.gazetteer))
+                        taken.update(range(start, end))
                 pos = full.find(text, pos + len(text))
         return extra
 
     @staticmethod
     def _mark_title_subject(doc: Doc, chosen: list[_Cand]) -> None:
         """The name a title is about: "NAME: subtitle", or a title that is only a name."""
-        title_end = doc._.title_end
-        subject = next((s for s in doc.spans.get("candidates", []) if s.label_ == "TITLE"), None)
-        in_title = [c for c in chosen if doc[c.start].idx < title_end]
+        title_end = info(doc).title_end
+        subject = next((s for s in found(doc, "candidates") if s.label == "TITLE"), None)
+        view = info(doc)
+        in_title = [c for c in chosen if view.idx[c.start] < title_end]
         for c in in_title:
-            whole = doc[c.start].idx == 0 and doc[c.end - 1].idx + len(doc[c.end - 1]) == title_end
+            whole = view.idx[c.start] == 0 and view.end_char(c.end - 1) == title_end
             if whole or (subject is not None and (c.start, c.end) == (subject.start, subject.end)):
                 c.title_subject = True
         keys = {canonical_key(c.label) for c in in_title if c.title_subject}
         for c in chosen:
             if canonical_key(c.label) in keys and not _generic(c.label):
-                c.title_subject = c.title_subject or doc[c.start].idx < title_end
+                c.title_subject = c.title_subject or view.idx[c.start] < title_end
                 c.extra["about"] = True
 
     def _type_title_subject(self, doc: Doc, cands: list[_Cand]) -> None:
@@ -290,9 +356,9 @@ class EntityMerger:
             if not c.title_subject or c.type is not None:
                 continue
             # the abstract's own description of the name decides ("We introduce HarnessDev, a benchmark")
-            key = canonical_key(doc[c.start : c.end].text)
+            key = canonical_key(_text(doc, c.start, c.end))
             for other in cands:
-                if other is not c and other.type is not None and canonical_key(doc[other.start : other.end].text) == key:
+                if other is not c and other.type is not None and canonical_key(_text(doc, other.start, other.end)) == key:
                     c.type, c.confidence = other.type, other.confidence
                     break
             if c.type is None:
@@ -337,7 +403,7 @@ class EntityMerger:
             for a in c.aliases:
                 by_key.setdefault(canonical_key(a), c)
         for c in chosen:
-            if c.gazetteer:
+            if c.gazetteer or c.source in {"term", "ner"}:
                 continue
             names = [c.label, *c.aliases]
             if c.type is EntityType.MODEL and c.parent is None:

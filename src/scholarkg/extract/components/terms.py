@@ -7,8 +7,8 @@ Without a part-of-speech tagger, a phrase is the head plus the content words rig
 head ("the model", "our approach", "this task") is not a term; a specific head alone
 ("segmentation", "summarization") is.
 
-Spans go to ``doc.spans["terms"]`` with the head's type as label; a trained classifier
-(``scholarkg_term_classifier``), when the pipeline has one, may re-type or drop them.
+Phrases are kept under ``"terms"`` (:class:`~scholarkg.extract.doctext.Found` with the head's type
+as label); the trained classifier (``scholarkg_term_classifier``) may re-type or drop them.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from spacy.tokens import Doc, Span
 
 from ...model import EntityType
 from ..cues import FUNCTION_WORDS
+from ..doctext import Found, info, set_found
 from ..names import singular
 
 __all__ = ["TermFinder", "SPANS_KEY", "TERM_HEADS", "GENERIC_HEADS"]
@@ -78,7 +79,14 @@ STOP_MODIFIERS = frozenset(
     challenging difficult hard easy fast faster slow improved better-performing superior
     remarkable impressive promising successful widely well commonly extensive comprehensive
     fundamental important crucial essential only also very without within across among
-    using based via like unlike compared""".split()
+    using based via like unlike compared reported achieved obtained used called named shown
+    presented introduced described evaluated trained learned designed developed considered
+    studied investigated applied employed adopted required needed obtain achieve achieving
+    obtaining including improving reducing showing making having being outperforming providing
+    leveraging applying yielding reaching giving taking allowing enabling producing requiring
+    resulting exploiting combining comparing exploring performing demonstrating surpassing
+    establishing setting maintaining relying focusing addressing solving handling capturing
+    exhibiting computing estimating predicting generating""".split()
 )
 _BREAK_TEXT = frozenset({",", ".", ";", ":", "(", ")", "[", "]", "\"", "'", "/", "?", "!", "%", "=", "+"})
 
@@ -101,34 +109,34 @@ class TermFinder:
         self.max_words = max_words
 
     def __call__(self, doc: Doc) -> Doc:
-        spans: list[Span] = []
-        for token in doc:
-            text = token.text
+        spans: list[Found] = []
+        view = info(doc)
+        words, lower = view.words, view.lower
+        n = len(words)
+        for i, text in enumerate(words):
             if not text[:1].isalpha() or (text[:1].isupper() and not text.isupper() and not text.istitle()):
                 continue
-            head = singular(text) if not text.isupper() else text.lower()
+            head = singular(lower[i]) if not text.isupper() else lower[i]
             type_ = TERM_HEADS.get(head)
             if type_ is None:
                 continue
+            sent_start, sent_end = view.sent_bounds(i)
             # the head ends the phrase: "network architecture" keeps "architecture" as head
-            nxt = doc[token.i + 1] if token.i + 1 < len(doc) else None
-            if nxt is not None and nxt.text.lower() in TERM_HEADS and not nxt.is_sent_start:
+            if i + 1 < sent_end and singular(lower[i + 1]) in TERM_HEADS:
                 continue
-            start = token.i
-            sent_start = token.sent.start
-            while start > sent_start and token.i - start + 1 < self.max_words:
-                prev = doc[start - 1]
-                if prev.is_space or not _modifier_ok(prev.text):
+            start = i
+            while start > sent_start and i - start + 1 < self.max_words:
+                prev = words[start - 1]
+                if view.space[start - 1] or not _modifier_ok(prev):
                     break
                 start -= 1
             # a sentence-initial capitalised word is only kept if it is not a common word
-            if start == sent_start and doc[start].text.lower() in FUNCTION_WORDS:
+            if start == sent_start and lower[start] in FUNCTION_WORDS:
                 start += 1
-            if start == token.i and head in GENERIC_HEADS:
+            if start == i and head in GENERIC_HEADS:
                 continue
-            span = Span(doc, start, token.i + 1, label=type_.value)
-            spans.append(span)
-        doc.spans[SPANS_KEY] = spans
+            spans.append(Found(start, i + 1, type_.value))
+        set_found(doc, SPANS_KEY, spans)
         return doc
 
 
