@@ -14,6 +14,7 @@ Writes ``doc.spans["entities"]``: label = type, ``span.id_`` = canonical label, 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from spacy.language import Language
@@ -103,6 +104,8 @@ class _Cand:
     title_subject: bool = False
     gazetteer: bool = False
     extra: dict = field(default_factory=dict)
+    text: str = ""
+    key: str = ""
 
     @property
     def length(self) -> int:
@@ -116,7 +119,9 @@ def _text(doc: Doc, start: int, end: int) -> str:
 
 def clean_label(text: str) -> str:
     """A label without TeX wrappers or doubled spaces: ``"\\emph{Search More}"`` -> ``"Search More"``."""
-    return " ".join(_TEX.sub("", text).split())
+    if "\\" in text or "{" in text or "}" in text:
+        text = _TEX.sub("", text)
+    return " ".join(text.split()) if "  " in text or "\n" in text else text
 
 
 class EntityMerger:
@@ -239,6 +244,10 @@ class EntityMerger:
         view = info(doc)
         title_end = view.title_end
         cands = [c for c in cands if not (view.idx[c.start] < title_end <= view.idx[c.end - 1])]
+        full, idx, words = view.text, view.idx, view.words
+        for c in cands:
+            c.text = full[idx[c.start] : idx[c.end - 1] + len(words[c.end - 1])]
+            c.key = canonical_key(c.text)
         self._apply_definitions(doc, cands, defined)
         self._type_title_subject(doc, cands)
         self._vote_types(doc, cands)
@@ -268,7 +277,7 @@ class EntityMerger:
         for c in cands:
             if c.source == "abbreviation":
                 continue
-            ref = defined.get(_text(doc, c.start, c.end))
+            ref = defined.get(c.text)
             if ref is not None:
                 c.type, c.label, c.aliases, c.gazetteer = ref.type, ref.label, ref.aliases, ref.gazetteer
                 c.source, c.confidence = "abbreviation", ref.confidence
@@ -279,15 +288,15 @@ class EntityMerger:
         votes: dict[str, dict[EntityType, float]] = {}
         for c in cands:
             if c.type is not None and c.source in {"name", "title"}:
-                key = canonical_key(_text(doc, c.start, c.end))
+                key = c.key
                 votes.setdefault(key, {}).setdefault(c.type, 0.0)
                 votes[key][c.type] += c.confidence
         known: dict[str, _Cand] = {}
         for c in cands:
             if c.type is not None and c.source in {"abbreviation", "gazetteer", "model"}:
-                known.setdefault(canonical_key(_text(doc, c.start, c.end)), c)
+                known.setdefault(c.key, c)
         for c in cands:
-            key = canonical_key(_text(doc, c.start, c.end))
+            key = c.key
             if c.source in {"name", "title"} and key in votes:
                 best = max(sorted(votes[key].items(), key=lambda kv: kv[0].value), key=lambda kv: kv[1])
                 if c.type is None:
@@ -306,20 +315,20 @@ class EntityMerger:
         for c in chosen:
             if c.source in {"term", "ner"}:
                 continue
-            text = _text(doc, c.start, c.end)
-            if any(ch.isupper() for ch in text) and len(text) >= 2:
+            text = c.text
+            if text != text.lower() and len(text) >= 2:
                 texts.setdefault(text, c)
         for short, ref in defined.items():
             texts.setdefault(short, ref)
         extra: list[_Cand] = []
         view = info(doc)
-        full = view.text
-        start_of = {c: i for i, c in enumerate(view.idx)}
+        full, idx = view.text, view.idx
+        n = len(idx)
         for text, ref in texts.items():
             pos = full.find(text)
             while pos >= 0:
-                start = start_of.get(pos)
-                if start is not None:
+                start = bisect_left(idx, pos)
+                if start < n and idx[start] == pos:
                     end = start
                     while end < len(view.idx) and view.end_char(end) < pos + len(text):
                         end += 1
@@ -329,7 +338,8 @@ class EntityMerger:
                     ):
                         extra.append(_Cand(start, end, ref.type, ref.label, ref.source,
                                            max(0.5, ref.confidence - 0.05), ref.aliases, parent=ref.parent,
-                                           derived_from=ref.derived_from, gazetteer=ref.gazetteer))
+                                           derived_from=ref.derived_from, gazetteer=ref.gazetteer,
+                                           text=text, key=canonical_key(text)))
                         taken.update(range(start, end))
                 pos = full.find(text, pos + len(text))
         return extra
@@ -356,9 +366,9 @@ class EntityMerger:
             if not c.title_subject or c.type is not None:
                 continue
             # the abstract's own description of the name decides ("We introduce HarnessDev, a benchmark")
-            key = canonical_key(_text(doc, c.start, c.end))
+            key = c.key
             for other in cands:
-                if other is not c and other.type is not None and canonical_key(_text(doc, other.start, other.end)) == key:
+                if other is not c and other.type is not None and other.key == key:
                     c.type, c.confidence = other.type, other.confidence
                     break
             if c.type is None:
@@ -372,27 +382,23 @@ class EntityMerger:
         both, so both are kept.
         """
         weak = {"ner", "term"}
-        order = sorted(cands, key=lambda c: (c.source in weak, -c.length, -_PRIORITY.get(c.source, 0), c.start))
-        taken: set[int] = set()
+        order = sorted(cands, key=lambda c: (c.source in weak, -(c.end - c.start), -_PRIORITY.get(c.source, 0), c.start))
+        owner: dict[int, tuple[int, int]] = {}  # token -> the chosen span covering it
         chosen: list[_Cand] = []
-        spans: list[tuple[int, int]] = []
         for c in order:
+            covered = [owner[i] for i in range(c.start, c.end) if i in owner]
             if c.source not in weak:
-                if any(i in taken for i in range(c.start, c.end)):
+                if covered:
+                    continue
+            elif covered:
+                # a term may contain whole names, but never cut one or sit inside one
+                if any(s < c.start or e > c.end or (s, e) == (c.start, c.end) for s, e in covered):
                     continue
                 chosen.append(c)
-                taken.update(range(c.start, c.end))
-                spans.append((c.start, c.end))
                 continue
-            ok = True
-            for s, e in spans:
-                if c.start < e and s < c.end:  # overlap
-                    if (c.start, c.end) == (s, e) or (s <= c.start and c.end <= e) or not (c.start <= s and e <= c.end):
-                        ok = False
-                        break
-            if ok:
-                chosen.append(c)
-                spans.append((c.start, c.end))
+            chosen.append(c)
+            for i in range(c.start, c.end):
+                owner[i] = (c.start, c.end)
         return chosen
 
     def _link_variants(self, doc: Doc, chosen: list[_Cand]) -> None:

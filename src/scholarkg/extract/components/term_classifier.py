@@ -41,7 +41,8 @@ class TermClassifierComponent:
         return next(iter(self.pipe([doc])))
 
     def _jobs(self, doc: Doc):
-        jobs: list[tuple[str, Found]] = [("terms", s) for s in found(doc, "terms")]
+        known = {(g.start, g.end) for g in found(doc, "gazetteer")}
+        jobs: list[tuple[str, Found]] = [("terms", s) for s in found(doc, "terms") if (s.start, s.end) not in known]
         if self.type_names:
             jobs += [("names", s) for s in found(doc, "candidates") if s.label != "TITLE"]
         view = info(doc)
@@ -61,10 +62,13 @@ class TermClassifierComponent:
                 yield from batch
                 continue
             work = [self._jobs(doc) for doc in batch]
+            kept = [{(g.start, g.end) for g in found(doc, "gazetteer")} for doc in batch]
             flat = [f for _, feats in work for f in feats]
             predictions = iter(self.model.predict(flat))
-            for doc, (jobs, _) in zip(batch, work):
-                terms, named = [], []
+            for doc, (jobs, _), known in zip(batch, work, kept):
+                # terms that are gazetteer names pass unchanged: the gazetteer decides them
+                terms = [(t.start, t.end, t.label, 0.5) for t in found(doc, "terms") if (t.start, t.end) in known]
+                named = []
                 for kind, span in jobs:
                     label, prob = next(predictions)
                     if label == NONE:
