@@ -46,6 +46,8 @@ HEAD_TYPES: dict[str, EntityType] = {
         "sampling alignment".split(), ME),
     **dict.fromkeys("metric measure score criterion indicator".split(), MT),
     **dict.fromkeys("task problem".split(), T),
+    # "AdaMax, a variant of Adam": variants and extensions are usually of methods
+    **dict.fromkeys("variant extension version generalization generalisation modification".split(), ME),
 }
 
 # Endings of coined names ("EdgeBench", "WebWalkerQA", "ResNet", "Trust-Score").

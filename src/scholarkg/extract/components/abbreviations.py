@@ -124,10 +124,34 @@ class AbbreviationDetector:
             if pair is not None:
                 found.append(pair)
             i = close + 1
+        found += self._stands_for(doc, words)
         return found
 
+    @staticmethod
+    def _stands_for(doc: Doc, words: list[str]) -> list[tuple[Span, Span]]:
+        """ "BERT, which stands for Bidirectional Encoder Representations from Transformers"."""
+        out = []
+        for i in range(2, len(words) - 2):
+            if words[i + 1] != "for" or words[i] not in {"stands", "stand", "short"}:
+                continue
+            j = i - 1
+            while j > 0 and words[j] in {",", "which", "that", "(", "is"}:
+                j -= 1
+            if not is_acronym(words[j]):
+                continue
+            end = i + 2
+            while end < len(words) and end - i <= 12 and words[end] not in {",", ".", ";", ")", "(", ":"}:
+                end += 1
+            candidate = doc[i + 2 : end]
+            if len(candidate) >= 2:
+                long = find_long_form(doc[j : j + 1], candidate)
+                if long is not None and long.start == candidate.start:
+                    out.append((doc[j : j + 1], long))
+        return out
+
     def __call__(self, doc: Doc) -> Doc:
-        pairs = self.definitions(doc) if "(" in info(doc).text or "[" in info(doc).text else []
+        text = info(doc).text
+        pairs = self.definitions(doc) if "(" in text or "[" in text or " for " in text else []
         shorts: list[Span] = []
         by_text: dict[str, Span] = {}
         for short, long in pairs:

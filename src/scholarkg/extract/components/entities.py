@@ -27,7 +27,7 @@ from ..modelnames import parse_model_name
 from ..names import canonical_key, is_acronym
 from ..typing_rules import Phrase, infer_type
 
-__all__ = ["EntityMerger", "EntityRecord", "records", "SPANS_KEY", "EXTENSIONS"]
+__all__ = ["EntityMerger", "EntityRecord", "records", "is_generic", "SPANS_KEY", "EXTENSIONS"]
 
 SPANS_KEY = "entities"
 RECORDS_KEY = "scholarkg.entities"
@@ -43,6 +43,7 @@ EXTENSIONS = {
     "role_confidence": 0.5,
 }
 _TYPES = {t.value: t for t in EntityType}
+
 _PRIORITY = {"abbreviation": 4, "gazetteer": 3, "model": 3, "name": 2, "title": 2, "ner": 1, "term": 1}
 _TEX = re.compile(r"\\[A-Za-z]+\{|[{}]")
 _VARIANT_TAIL = re.compile(r"^(?P<base>.+?)-(?P<size>\d+(?:\.\d+)?[BMKbmk])$")
@@ -73,6 +74,12 @@ class EntityRecord:
     about: bool = False
     role: object = None
     role_confidence: float = 0.5
+
+
+def is_generic(r: EntityRecord) -> bool:
+    """A concept ("in-context learning", "a deep network") rather than a name ("GRPO", "the
+    Transformer"): a lower-case canonical name written in lower case, or a plain phrase."""
+    return (r.label == r.label.lower() and r.text == r.text.lower()) or r.source in {"term", "ner"}
 
 
 def records(doc: Doc) -> list[EntityRecord]:
@@ -145,6 +152,13 @@ class EntityMerger:
             # "Arcade Learning Environment (ALE)". The gazetteer is used when the long form is known.
             long_label = clean_label(long.text)
             entry = self.gazetteer.lookup(long_label)
+            if entry is None:
+                # "BERT, which stands for ...": a name the gazetteer knows by its short form
+                short_entry = self.gazetteer.lookup(short.text)
+                if short_entry is not None and short_entry.canonical == short.text and short_entry.type in (
+                    EntityType.MODEL, EntityType.DATASET, EntityType.BENCHMARK
+                ):
+                    entry = short_entry
             if entry is not None:
                 type_, conf, label = entry.type, 0.9, entry.canonical
                 aliases = tuple(dict.fromkeys(a for a in (long_label, short.text) if a != label))

@@ -27,11 +27,11 @@ from spacy.tokens import Doc, Span
 from ...model import EntityType, Role
 from ..doctext import info
 from ..numbers import Value, find_values
-from .entities import EntityRecord, records
+from .entities import EntityRecord, is_generic, records
 
 __all__ = ["ResultSpan", "ResultFinder"]
 
-_BOUNDS = frozenset({"below", "above", "under", "over", "least", "most", "than", "to", "by", "within", "around",
+_BOUNDS = frozenset({"below", "above", "under", "over", "least", "most", "than", "by", "within", "around",
                      "approximately", "nearly", "almost", "roughly", "about", "exceeding", "only"})
 _COUNT_NOUNS = frozenset(
     """hours hour days day minutes seconds tasks task steps step parameters experts samples examples
@@ -82,8 +82,7 @@ def _entity_at(ents: list[EntityRecord], i: int) -> EntityRecord | None:
     return None
 
 
-def _generic(e: EntityRecord) -> bool:
-    return e.source in _WEAK or e.label == e.label.lower()
+_generic = is_generic
 
 
 class ResultFinder:
@@ -193,14 +192,27 @@ class ResultFinder:
         if metric is None and metric_words and v.unit == "%" and len(metric_words) <= 3:
             metric = " ".join(metric_words)
             confidence = max(confidence, 0.6)
-        # METRIC [of|=|:|is|reaching] value
+        # METRIC [of|=|:|is|reaching|to] value; "the GLUE score to 80.5%", "SQuAD v1.1 ... F1 to 93.2"
         k = first - 1
-        while k > s0 and lower[k] in {"of", "=", ":", "is", "reaching", "reaches", "a", "an", "at", "("}:
+        while k > s0 and lower[k] in {"of", "=", ":", "is", "reaching", "reaches", "a", "an", "at", "(", "to", "was"}:
             k -= 1
         e = _entity_at(ents, k)
+        metric_start = None
         if e is not None and e.type is EntityType.METRIC and k < first:
             metric = metric or e.label
             confidence = max(confidence, 0.75)
+            metric_start = e.start
+        elif k < first and lower[k] in {"score", "scores"}:
+            metric_start = k
+        if metric_start is not None and benchmark is None:
+            # a benchmark named just before the metric: "MultiNLI accuracy", "GLUE score"
+            j = metric_start - 1
+            while j >= s0 and metric_start - j <= 5 and words[j] not in {",", ";", "."}:
+                e = _entity_at(ents, j)
+                if e is not None and e.type in _DATA:
+                    benchmark, confidence = e.label, max(confidence, 0.75)
+                    break
+                j -= 1
         if gain and benchmark is not None:
             confidence = 0.7
         if metric is None and benchmark is None and previous_metric and (
@@ -208,6 +220,13 @@ class ResultFinder:
         ):
             # "94.7% average recovery, versus 80.9% for MOPD": the same measure, another system
             metric, confidence = previous_metric, 0.6
+        if benchmark is None and metric is not None:
+            # "On the WMT 2014 English-to-French task, our model ... BLEU score of 41.8"
+            data = [e for e in ents if e.type in _DATA and e.start > s0 and (
+                lower[e.start - 1] in {"on", "in"}
+                or (e.start - 1 > s0 and lower[e.start - 1] in {"the", "a"} and lower[e.start - 2] in {"on", "in"}))]
+            if len({e.label for e in data}) == 1:
+                benchmark, confidence = data[0].label, min(max(confidence, 0.6), 0.65)
         if benchmark is None and metric is None:
             return None
         if model is None:

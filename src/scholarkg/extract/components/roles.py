@@ -24,7 +24,7 @@ from spacy.tokens import Doc, Span
 
 from ...model import EntityType, Role
 from ..doctext import info
-from .entities import EntityRecord, records
+from .entities import EntityRecord, is_generic, records
 
 __all__ = ["RoleTagger", "sentence_role"]
 
@@ -33,7 +33,7 @@ _INTRO_VERBS = frozenset(
     presents presented presenting develop develops developed design designs designed build
     builds built construct constructs constructed create creates created release releases
     released contribute contributes curate curates curated collect collected formulate
-    formulates establish establishes establishing offer offers devise devises devised
+    formulates offer offers devise devises devised
     implement implements named called dubbed termed coined""".split()
 )
 _SELF = frozenset({"we", "our", "this", "here", "paper", "work", "study", "report", "article", "us"})
@@ -66,9 +66,7 @@ _CLAUSE_BREAKS = frozenset({";", "while", "whereas", "but", "although", "though"
 _SCAN = 14
 
 
-def _generic(r: EntityRecord) -> bool:
-    """Concepts ("in-context learning", "a deep network") rather than names ("GRPO")."""
-    return r.label == r.label.lower() or r.source in {"term", "ner"}
+_generic = is_generic
 
 
 _ROLE_TYPES = {"Method", "Model", "Benchmark", "Dataset", "Metric"}

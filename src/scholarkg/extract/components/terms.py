@@ -86,7 +86,16 @@ STOP_MODIFIERS = frozenset(
     leveraging applying yielding reaching giving taking allowing enabling producing requiring
     resulting exploiting combining comparing exploring performing demonstrating surpassing
     establishing setting maintaining relying focusing addressing solving handling capturing
-    exhibiting computing estimating predicting generating""".split()
+    exhibiting computing estimating predicting generating evaluate evaluates present presents
+    train trains pre-train pretrain fine-tune finetune use uses propose proposes introduce introduces
+    learn learns study studies describe describes compare compares combine combines extend extends
+    improve improves reduce reduces enable enables allow allows make makes take takes give gives
+    find finds show shows demonstrate demonstrates achieves achieve obtains estimate estimates
+    predict predicts generate generates encode encodes decode decodes compute computes capture
+    captures apply applies exploit exploits leverage leverages address addresses tackle tackles
+    solve solves handle handles require requires provide provides perform performs outperform
+    outperforms consider considers explore explores investigate investigates analyze analyzes
+    analyse analyses evaluated presented denoted termed dubbed""".split()
 )
 _BREAK_TEXT = frozenset({",", ".", ";", ":", "(", ")", "[", "]", "\"", "'", "/", "?", "!", "%", "=", "+"})
 
