@@ -1,31 +1,32 @@
 """Merge every source of names into typed, canonical, non-overlapping entity mentions.
 
-Sources, strongest first: abbreviation definitions (long form and short form), the gazetteer,
-model names, coined names typed by their context, then the statistical tagger (``doc.spans
-["ner"]``, if the pipeline has one). Longer spans win over the spans inside them; a short form
+Sources (:mod:`scholarkg.extract.entity_sources`), strongest first: abbreviation definitions
+(long form and short form), the gazetteer, model names, coined names typed by their context,
+then term phrases kept by the trained classifier. Longer spans win over the spans inside them; a short form
 used later in the text gets the entity of its definition; a coined name typed once keeps that
 type wherever it appears again.
 
-Writes ``doc.spans["entities"]``: label = type, ``span.id_`` = canonical label, with
-``span._.aliases``, ``span._.confidence``, ``span._.source``, ``span._.parent``,
-``span._.derived_from`` and ``span._.title_subject``.
+Writes :class:`EntityRecord` values (read them with :func:`records`) and, for spaCy users,
+``doc.spans["entities"]``: label = type, ``span.id_`` = canonical label, with read-only
+``span._.aliases``, ``confidence``, ``source``, ``parent``, ``derived_from``, ``title_subject``,
+``role`` and ``role_confidence``.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from ...model import EntityType
-from ..gazetteer import load_gazetteer
 from ..doctext import found, info
+from ..entity_sources import PRIORITY, Candidate, CandidateSources
+from ..gazetteer import load_gazetteer
 from ..modelnames import parse_model_name
 from ..names import canonical_key, is_acronym
-from ..typing_rules import Phrase, infer_type
 
 __all__ = ["EntityMerger", "EntityRecord", "records", "is_generic", "SPANS_KEY", "EXTENSIONS"]
 
@@ -42,10 +43,7 @@ EXTENSIONS = {
     "role": None,
     "role_confidence": 0.5,
 }
-_TYPES = {t.value: t for t in EntityType}
 
-_PRIORITY = {"abbreviation": 4, "gazetteer": 3, "model": 3, "name": 2, "title": 2, "ner": 1, "term": 1}
-_TEX = re.compile(r"\\[A-Za-z]+\{|[{}]")
 _VARIANT_TAIL = re.compile(r"^(?P<base>.+?)-(?P<size>\d+(?:\.\d+)?[BMKbmk])$")
 
 
@@ -97,164 +95,17 @@ def _getter(name: str):
     return get
 
 
-@dataclass
-class _Cand:
-    start: int
-    end: int
-    type: EntityType | None
-    label: str
-    source: str
-    confidence: float
-    aliases: tuple[str, ...] = ()
-    parent: str | None = None
-    derived_from: str | None = None
-    title_subject: bool = False
-    gazetteer: bool = False
-    extra: dict = field(default_factory=dict)
-    text: str = ""
-    key: str = ""
-
-    @property
-    def length(self) -> int:
-        return self.end - self.start
-
-
-def _text(doc: Doc, start: int, end: int) -> str:
-    view = info(doc)
-    return view.text[view.idx[start] : view.end_char(end - 1)]
-
-
-def clean_label(text: str) -> str:
-    """A label without TeX wrappers or doubled spaces: ``"\\emph{Search More}"`` -> ``"Search More"``."""
-    if "\\" in text or "{" in text or "}" in text:
-        text = _TEX.sub("", text)
-    return " ".join(text.split()) if "  " in text or "\n" in text else text
-
-
 class EntityMerger:
     def __init__(self):
         self.gazetteer = load_gazetteer()
+        self.sources = CandidateSources(self.gazetteer)
         # read-only views of the records, for anyone holding a span of doc.spans["entities"]
         for name in EXTENSIONS:
             Span.set_extension(name, getter=_getter(name), force=True)
 
-    # -- sources -------------------------------------------------------------------------
-    def _from_abbreviations(self, doc: Doc) -> tuple[list[_Cand], dict[str, _Cand]]:
-        out: list[_Cand] = []
-        defined: dict[str, _Cand] = {}
-        for short in doc._.abbreviations or ():
-            long = short._.long_form
-            if long is None or short.text in defined or not (long.end <= short.start or short.end <= long.start):
-                continue
-            if long.end > short.start and long.start < short.end:
-                continue
-            # The text's own definition decides: "Agents' Last Exam (ALE)" is not the gazetteer's
-            # "Arcade Learning Environment (ALE)". The gazetteer is used when the long form is known.
-            long_label = clean_label(long.text)
-            entry = self.gazetteer.lookup(long_label)
-            if entry is None:
-                # "BERT, which stands for ...": a name the gazetteer knows by its short form
-                short_entry = self.gazetteer.lookup(short.text)
-                if short_entry is not None and short_entry.canonical == short.text and short_entry.type in (
-                    EntityType.MODEL, EntityType.DATASET, EntityType.BENCHMARK
-                ):
-                    entry = short_entry
-            if entry is not None:
-                type_, conf, label = entry.type, 0.9, entry.canonical
-                aliases = tuple(dict.fromkeys(a for a in (long_label, short.text) if a != label))
-            else:
-                typed = infer_type(doc, short, long_form=long)
-                if typed is None:
-                    continue
-                type_, conf = typed
-                label = long_label
-                aliases = (short.text,)
-            for span, is_long in ((long, True), (short, False)):
-                cand = _Cand(span.start, span.end, type_, label, "abbreviation", conf, aliases,
-                             gazetteer=entry is not None)
-                out.append(cand)
-            defined[short.text] = out[-1]
-        return out, defined
-
-    def _from_gazetteer(self, doc: Doc) -> list[_Cand]:
-        out = []
-        words = info(doc).words
-        for f in found(doc, "gazetteer"):
-            entry = self.gazetteer.lookup(f.key)
-            aliases = entry.aliases if entry is not None else ()
-            single_generic = f.end - f.start == 1 and words[f.start].islower()
-            conf = 0.7 if single_generic else 0.9
-            out.append(_Cand(f.start, f.end, _TYPES[f.label], f.key, "gazetteer", conf, aliases, gazetteer=True))
-        return out
-
-    def _from_models(self, doc: Doc) -> list[_Cand]:
-        out = []
-        for f in found(doc, "models"):
-            parsed = f.key
-            out.append(_Cand(f.start, f.end, EntityType.MODEL, parsed.label, "model", 0.9,
-                             parent=parsed.parent, gazetteer=True))
-        return out
-
-    def _from_names(self, doc: Doc) -> list[_Cand]:
-        out = []
-        classified = {(s.start, s.end): s for s in found(doc, "classified")}
-        for f in found(doc, "candidates"):
-            raw = _text(doc, f.start, f.end)
-            span = Phrase(f.start, f.end, raw)
-            title = f.label == "TITLE"
-            text = clean_label(raw)
-            entry = self.gazetteer.lookup(text)
-            if entry is not None:
-                out.append(_Cand(span.start, span.end, entry.type, entry.canonical, "gazetteer", 0.85,
-                                 entry.aliases, title_subject=title, gazetteer=True))
-                continue
-            typed = infer_type(doc, span)
-            if typed is None and not title:
-                learned = classified.get((span.start, span.end))
-                if learned is not None:
-                    prob = doc.user_data.get("scholarkg.term_confidence", {}).get((span.start, span.end), 0.5)
-                    typed = (_TYPES[learned.label], min(0.6, prob))
-            cand = _Cand(span.start, span.end, typed[0] if typed else None, text,
-                         "title" if title else "name", typed[1] if typed else 0.5, title_subject=title)
-            out.append(cand)
-        return out
-
-    def _from_terms(self, doc: Doc) -> list[_Cand]:
-        out = []
-        confidence = doc.user_data.get("scholarkg.term_confidence", {})
-        for f in found(doc, "terms"):
-            text = clean_label(_text(doc, f.start, f.end))
-            entry = self.gazetteer.lookup(text)
-            if entry is not None:
-                out.append(_Cand(f.start, f.end, entry.type, entry.canonical, "gazetteer", 0.8,
-                                 entry.aliases, gazetteer=True))
-                continue
-            label = text if any(c.isupper() for c in text[1:]) else text.lower() if text[:1].isupper() and text[1:2].islower() else text
-            conf = confidence.get((f.start, f.end), 0.5)
-            out.append(_Cand(f.start, f.end, _TYPES[f.label], label, "term", conf))
-        return out
-
-    def _from_ner(self, doc: Doc) -> list[_Cand]:
-        out = []
-        spans = list(doc.spans.get("ner", [])) or list(doc.ents)
-        for span in spans:
-            try:
-                type_ = EntityType(span.label_)
-            except ValueError:
-                continue
-            entry = self.gazetteer.lookup(span.text)
-            if entry is not None:
-                out.append(_Cand(span.start, span.end, entry.type, entry.canonical, "gazetteer", 0.85,
-                                 entry.aliases, gazetteer=True))
-                continue
-            out.append(_Cand(span.start, span.end, type_, clean_label(span.text), "ner", 0.55))
-        return out
-
     # -- merging -------------------------------------------------------------------------
     def __call__(self, doc: Doc) -> Doc:
-        abbr, defined = self._from_abbreviations(doc)
-        cands = abbr + self._from_gazetteer(doc) + self._from_models(doc) + self._from_names(doc) + self._from_ner(doc)
-        cands += self._from_terms(doc)
+        cands, defined = self.sources.all(doc)
         view = info(doc)
         title_end = view.title_end
         cands = [c for c in cands if not (view.idx[c.start] < title_end <= view.idx[c.end - 1])]
@@ -284,7 +135,7 @@ class EntityMerger:
         return doc
 
     @staticmethod
-    def _apply_definitions(doc: Doc, cands: list[_Cand], defined: dict[str, _Cand]) -> None:
+    def _apply_definitions(doc: Doc, cands: list[Candidate], defined: dict[str, Candidate]) -> None:
         """A short form defined in this text means what the text says, wherever it appears."""
         if not defined:
             return
@@ -297,7 +148,7 @@ class EntityMerger:
                 c.source, c.confidence = "abbreviation", ref.confidence
 
     @staticmethod
-    def _vote_types(doc: Doc, cands: list[_Cand]) -> None:
+    def _vote_types(doc: Doc, cands: list[Candidate]) -> None:
         """One type per coined name in a text: the best-supported one; untyped uses inherit it."""
         votes: dict[str, dict[EntityType, float]] = {}
         for c in cands:
@@ -305,7 +156,7 @@ class EntityMerger:
                 key = c.key
                 votes.setdefault(key, {}).setdefault(c.type, 0.0)
                 votes[key][c.type] += c.confidence
-        known: dict[str, _Cand] = {}
+        known: dict[str, Candidate] = {}
         for c in cands:
             if c.type is not None and c.source in {"abbreviation", "gazetteer", "model"}:
                 known.setdefault(c.key, c)
@@ -322,10 +173,10 @@ class EntityMerger:
                 c.confidence = max(c.confidence, ref.confidence - 0.05)
 
     @staticmethod
-    def _other_occurrences(doc: Doc, chosen: list[_Cand], defined: dict[str, _Cand]) -> list[_Cand]:
+    def _other_occurrences(doc: Doc, chosen: list[Candidate], defined: dict[str, Candidate]) -> list[Candidate]:
         """Further uses of a chosen name (or a defined short form) that no source marked."""
         taken = {i for c in chosen for i in range(c.start, c.end)}
-        texts: dict[str, _Cand] = {}
+        texts: dict[str, Candidate] = {}
         for c in chosen:
             if c.source in {"term", "ner"}:
                 continue
@@ -334,7 +185,7 @@ class EntityMerger:
                 texts.setdefault(text, c)
         for short, ref in defined.items():
             texts.setdefault(short, ref)
-        extra: list[_Cand] = []
+        extra: list[Candidate] = []
         view = info(doc)
         full, idx = view.text, view.idx
         n = len(idx)
@@ -350,7 +201,7 @@ class EntityMerger:
                     if end <= len(view.idx) and view.end_char(end - 1) == pos + len(text) and not any(
                         i in taken for i in range(start, end)
                     ):
-                        extra.append(_Cand(start, end, ref.type, ref.label, ref.source,
+                        extra.append(Candidate(start, end, ref.type, ref.label, ref.source,
                                            max(0.5, ref.confidence - 0.05), ref.aliases, parent=ref.parent,
                                            derived_from=ref.derived_from, gazetteer=ref.gazetteer,
                                            text=text, key=canonical_key(text)))
@@ -359,7 +210,7 @@ class EntityMerger:
         return extra
 
     @staticmethod
-    def _mark_title_subject(doc: Doc, chosen: list[_Cand]) -> None:
+    def _mark_title_subject(doc: Doc, chosen: list[Candidate]) -> None:
         """The name a title is about: "NAME: subtitle", or a title that is only a name."""
         title_end = info(doc).title_end
         subject = next((s for s in found(doc, "candidates") if s.label == "TITLE"), None)
@@ -375,7 +226,7 @@ class EntityMerger:
                 c.title_subject = c.title_subject or view.idx[c.start] < title_end
                 c.extra["about"] = True
 
-    def _type_title_subject(self, doc: Doc, cands: list[_Cand]) -> None:
+    def _type_title_subject(self, doc: Doc, cands: list[Candidate]) -> None:
         for c in cands:
             if not c.title_subject or c.type is not None:
                 continue
@@ -389,16 +240,16 @@ class EntityMerger:
                 c.type, c.confidence = EntityType.METHOD, 0.6
 
     @staticmethod
-    def _select(doc: Doc, cands: list[_Cand]) -> list[_Cand]:
+    def _select(doc: Doc, cands: list[Candidate]) -> list[Candidate]:
         """Names first, longest first, without overlaps; then terms that do not cut across them.
 
         A term may contain a name ("pretrained ResNet models" around "ResNet"): the paper names
         both, so both are kept.
         """
         weak = {"ner", "term"}
-        order = sorted(cands, key=lambda c: (c.source in weak, -(c.end - c.start), -_PRIORITY.get(c.source, 0), c.start))
+        order = sorted(cands, key=lambda c: (c.source in weak, -(c.end - c.start), -PRIORITY.get(c.source, 0), c.start))
         owner: dict[int, tuple[int, int]] = {}  # token -> the chosen span covering it
-        chosen: list[_Cand] = []
+        chosen: list[Candidate] = []
         for c in order:
             covered = [owner[i] for i in range(c.start, c.end) if i in owner]
             if c.source not in weak:
@@ -415,9 +266,9 @@ class EntityMerger:
                 owner[i] = (c.start, c.end)
         return chosen
 
-    def _link_variants(self, doc: Doc, chosen: list[_Cand]) -> None:
+    def _link_variants(self, doc: Doc, chosen: list[Candidate]) -> None:
         """Fill ``parent`` (model families) and ``derived_from`` (methods built on another)."""
-        by_key: dict[str, _Cand] = {}
+        by_key: dict[str, Candidate] = {}
         for c in chosen:
             by_key.setdefault(canonical_key(c.label), c)
             for a in c.aliases:
@@ -438,7 +289,7 @@ class EntityMerger:
             if c.derived_from is None and c.type in (EntityType.METHOD, EntityType.MODEL):
                 c.derived_from = self._base_of(names, by_key, c)
 
-    def _base_of(self, names: list[str], by_key: dict[str, _Cand], c: _Cand) -> str | None:
+    def _base_of(self, names: list[str], by_key: dict[str, Candidate], c: Candidate) -> str | None:
         own = canonical_key(c.label)
         for name in names:
             # "E-GRPO" -> "GRPO", "P$^2$-MOPD" -> "MOPD"

@@ -93,7 +93,8 @@ def sentence_role(doc: Doc, r: EntityRecord) -> tuple[Role, float]:
         if low in _CLAUSE_BREAKS:
             break
         if low in _INTRO_VERBS:
-            if not blocked_intro and not generic and (
+            named_here = low in _NAMING and steps <= 1 and r.source not in {"term", "ner"}
+            if not blocked_intro and (not generic or named_here) and (
                 low in _NAMING or set(lower[sent_start:i]) & _SELF
             ):
                 return Role.INTRODUCES, 0.85 if steps <= 5 else 0.7
