@@ -72,12 +72,16 @@ class EntityRecord:
     about: bool = False
     role: object = None
     role_confidence: float = 0.5
+    in_title: bool = False
 
 
 def is_generic(r: EntityRecord) -> bool:
     """A concept ("in-context learning", "a deep network") rather than a name ("GRPO", "the
-    Transformer"): a lower-case canonical name written in lower case, or a plain phrase."""
-    return (r.label == r.label.lower() and r.text == r.text.lower()) or r.source in {"term", "ner"}
+    Transformer"): a lower-case canonical name written in lower case (a title capitalises
+    everything, so there the canonical name alone counts), or a plain phrase."""
+    if r.source in {"term", "ner"}:
+        return True
+    return r.label == r.label.lower() and (r.in_title or r.text == r.text.lower())
 
 
 def records(doc: Doc) -> list[EntityRecord]:
@@ -129,6 +133,7 @@ class EntityMerger:
                 c.start, c.end, start_char, end_char, text[start_char:end_char], c.type, c.label,
                 tuple(a for a in dict.fromkeys(c.aliases) if a != c.label), round(c.confidence, 3), c.source,
                 c.parent, c.derived_from, c.title_subject, bool(c.extra.get("about")),
+                in_title=start_char < title_end,
             ))
         doc.user_data[RECORDS_KEY] = out
         doc.spans[SPANS_KEY] = [Span(doc, r.start, r.end, label=r.type.value, span_id=r.label) for r in out]

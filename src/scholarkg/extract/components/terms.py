@@ -13,6 +13,8 @@ as label); the trained classifier (``scholarkg_term_classifier``) may re-type or
 
 from __future__ import annotations
 
+import re
+
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
@@ -48,7 +50,7 @@ TERM_HEADS: dict[str, EntityType] = {
         ensemble estimator descent propagation backpropagation tuning fine-tuning finetuning
         pre-training pretraining prompting strategy scheme procedure heuristic objective operator
         unit cell parser tagger generator discriminator detector extractor recognizer solver
-        planner search inference initialization initialisation forest process field perceptron
+        planner search inference initialization initialisation forest process perceptron
         gan rnn cnn lstm gru vae mlp policy adaptation transfer""".split(), ME),
     **dict.fromkeys(
         """accuracy error precision recall score f1 f-score f-measure auc perplexity iou bleu rouge
@@ -100,14 +102,64 @@ STOP_MODIFIERS = frozenset(
 _BREAK_TEXT = frozenset({",", ".", ";", ":", "(", ")", "[", "]", "\"", "'", "/", "?", "!", "%", "=", "+"})
 
 
+# -ing words that name things ("learning rate", "training data") rather than actions
+NOMINAL_ING = frozenset(
+    """learning training processing modeling modelling reasoning answering understanding parsing tagging
+    labeling labelling embedding pooling sampling decoding encoding clustering ranking matching tracking
+    planning prompting tuning fine-tuning finetuning pre-training pretraining post-training computing
+    filtering forecasting mining retrieving scheduling programming engineering reading writing
+    speaking listening captioning grounding matting inpainting denoising hashing boosting bagging
+    pruning routing scoring rendering morphing warping stitching parsing coding indexing caching
+    crowdsourcing""".split()
+)
+# nouns ending in "s" that are not plurals (a plural modifier is usually a verb: "E-GRPO assigns")
+_S_NOUNS = frozenset(
+    """news series species physics statistics mathematics graphics robotics dynamics analytics
+    linguistics genomics economics ethics kinematics semantics pragmatics syntactics acoustics
+    bias gas corpus status radius apparatus lens process class loss mass access address chess
+    consensus census virus focus bonus basis analysis synthesis hypothesis thesis diagnosis axis
+    atlas plus minus canvas""".split()
+)
+_COMPARATIVES = frozenset(
+    """larger smaller deeper wider stronger weaker better worse faster slower longer shorter higher
+    lower bigger simpler richer cheaper easier harder newer older greater fewer top-performing
+    best-performing prevailing base""".split()
+)
+# a word right after these is a verb, not a modifier: "we develop X", "to formalize X"
+# Modifiers that leave a generic head generic: "valuable learning", "eight learning methods"
+_VAGUE = frozenset(
+    """valuable limited future inadequate partial auxiliary holistic diagnostic fixed automated unified
+    general-purpose early later late intermediate final initial overall open-weight frontier
+    empirical comprehensive detailed systematic complex diverse complete full entire extra careful
+    rigorous practical theoretical principled flexible modular generic general key core major minor
+    basic advanced modern classical alternative similar useful reliable accurate efficient scalable
+    effective simple novel learning training evaluation two three four five six seven eight nine ten
+    eleven twelve dozens hundreds thousands millions several multiple many numerous various other
+    prompting reasoning process task tasks""".split()
+)
+_VERB_CONTEXT = frozenset(
+    """we they it he she i to can could will would may might must should not also then further
+    first cannot""".split()
+)
+_SIZE_OR_NUMBER = re.compile(r"^\d[\d.,]*[a-zA-Z]{0,2}$")
+_DIMENSION = re.compile(r"^\d+D$")
+
+
 def _modifier_ok(text: str) -> bool:
     low = text.lower()
-    if low in FUNCTION_WORDS or low in STOP_MODIFIERS or text in _BREAK_TEXT:
+    if low in FUNCTION_WORDS or low in STOP_MODIFIERS or low in _COMPARATIVES or text in _BREAK_TEXT:
         return False
     if low.endswith("ly") and len(low) > 4 and low not in {"fully", "early", "family", "anomaly", "poly"}:
         return False  # adverbs
-    if low[0].isdigit() and not any(c.isalpha() for c in low):
-        return False
+    if low.endswith("ing") and low not in NOMINAL_ING and not low.endswith(("-learning", "-training")):
+        return False  # "indicating", "measuring": actions
+    if (low.endswith("s") and not low.endswith(("ss", "us", "is", "ics")) and low not in _S_NOUNS
+            and not text[:-1].isupper() and len(low) > 3):
+        return False  # "replaces", "assigns", or a plural that heads its own phrase
+    if "'" in text or "\u2019" in text:
+        return False  # possessives: "the agent's reasoning process"
+    if _SIZE_OR_NUMBER.match(text) and not _DIMENSION.match(text):
+        return False  # "our 1.7B model", "12 tasks"
     if low.startswith("-"):
         return False
     return any(c.isalpha() for c in text)
@@ -138,12 +190,14 @@ class TermFinder:
                 prev = words[start - 1]
                 if view.space[start - 1] or not _modifier_ok(prev):
                     break
+                if start - 2 >= sent_start and lower[start - 2] in _VERB_CONTEXT:
+                    break  # "we develop X", "to formalize X": a verb
                 start -= 1
             # a sentence-initial capitalised word is only kept if it is not a common word
             if start == sent_start and lower[start] in FUNCTION_WORDS:
                 start += 1
-            if start == i and head in GENERIC_HEADS:
-                continue
+            if head in GENERIC_HEADS and all(lower[k] in _VAGUE for k in range(start, i)):
+                continue  # "the model", "eight learning methods", "valuable learning"
             spans.append(Found(start, i + 1, type_.value))
         set_found(doc, SPANS_KEY, spans)
         return doc
