@@ -21,6 +21,7 @@ from spacy.tokens import Doc, Span
 from ...model import EntityType
 from ..cues import FUNCTION_WORDS
 from ..doctext import Found, info, set_found
+from ..tokenizer import MODIFIER_SUFFIXES
 from ..names import singular
 
 __all__ = ["TermFinder", "SPANS_KEY", "TERM_HEADS", "GENERIC_HEADS"]
@@ -141,6 +142,7 @@ _VERB_CONTEXT = frozenset(
     """we they it he she i to can could will would may might must should not also then further
     first cannot""".split()
 )
+_SPLIT_MODIFIER = re.compile(rf"-(?:{MODIFIER_SUFFIXES})")
 _SIZE_OR_NUMBER = re.compile(r"^\d[\d.,]*[a-zA-Z]{0,2}$")
 _DIMENSION = re.compile(r"^\d+D$")
 
@@ -161,7 +163,7 @@ def _modifier_ok(text: str) -> bool:
     if _SIZE_OR_NUMBER.match(text) and not _DIMENSION.match(text):
         return False  # "our 1.7B model", "12 tasks"
     if low.startswith("-"):
-        return False
+        return bool(_SPLIT_MODIFIER.fullmatch(low))  # "pixel" "-level", "BERT" "-based"
     return any(c.isalpha() for c in text)
 
 
