@@ -76,6 +76,20 @@ def _index(feats: list[str]) -> np.ndarray:
     return np.fromiter(map(_hash, feats), dtype=np.int64, count=len(feats))
 
 
+def _write_npz(path: Path, **arrays: np.ndarray) -> None:
+    """Like ``np.savez_compressed`` but byte-identical for identical arrays (fixed zip dates)."""
+    import io
+    import zipfile
+
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for name, array in sorted(arrays.items()):
+            buffer = io.BytesIO()
+            np.lib.format.write_array(buffer, np.asanyarray(array), allow_pickle=False)
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, buffer.getvalue())
+
+
 @dataclass
 class TermClassifier:
     """Weights of the classifier and the probability of ``None`` above which a span is dropped."""
@@ -151,7 +165,7 @@ class TermClassifier:
     def save(self, folder: str | Path) -> None:
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(folder / "weights.npz", weights=self.weights.astype(np.float16), bias=self.bias)
+        _write_npz(folder / "weights.npz", weights=self.weights.astype(np.float16), bias=self.bias)
         meta = {**self.meta, "threshold": self.threshold, "labels": list(LABELS), "bits": _BITS}
         (folder / "meta.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
