@@ -78,6 +78,8 @@ def sentence_role(doc: Doc, r: EntityRecord) -> tuple[Role, float]:
     lower = view.lower
     is_data = r.type in _DATA
     generic = _generic(r)
+    if r.title_subject and r.in_title and r.source not in {"term", "ner"}:
+        return Role.INTRODUCES, 0.8  # "Dropout: A Simple Way ...", "Generative Adversarial Networks"
     if (r.title_subject or r.about) and not generic:
         return Role.INTRODUCES, 0.8
     sent_start, sent_end = view.sent_bounds(r.start)

@@ -142,6 +142,7 @@ _VERB_CONTEXT = frozenset(
     """we they it he she i to can could will would may might must should not also then further
     first cannot""".split()
 )
+_ADJ_LY = frozenset({"fully", "early", "family", "anomaly", "poly", "only"})
 _SPLIT_MODIFIER = re.compile(rf"-(?:{MODIFIER_SUFFIXES})")
 _SIZE_OR_NUMBER = re.compile(r"^\d[\d.,]*[a-zA-Z]{0,2}$")
 _DIMENSION = re.compile(r"^\d+D$")
@@ -192,8 +193,11 @@ class TermFinder:
                 prev = words[start - 1]
                 if view.space[start - 1] or not _modifier_ok(prev):
                     break
-                if start - 2 >= sent_start and lower[start - 2] in _VERB_CONTEXT:
-                    break  # "we develop X", "to formalize X": a verb
+                if start - 2 >= sent_start and (
+                    lower[start - 2] in _VERB_CONTEXT
+                    or (lower[start - 2].endswith("ly") and lower[start - 2] not in _ADJ_LY)
+                ):
+                    break  # "we develop X", "to formalize X", "randomly drop units": a verb
                 start -= 1
             # a sentence-initial capitalised word is only kept if it is not a common word
             if start == sent_start and lower[start] in FUNCTION_WORDS:
