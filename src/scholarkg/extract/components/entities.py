@@ -44,6 +44,7 @@ EXTENSIONS = {
     "role_confidence": 0.5,
 }
 
+_VARIANT_WORDS = frozenset({"variant", "extension", "generalization", "generalisation", "modification", "version"})
 _VARIANT_TAIL = re.compile(r"^(?P<base>.+?)-(?P<size>\d+(?:\.\d+)?[BMKbmk])$")
 
 
@@ -292,7 +293,22 @@ class EntityMerger:
                         c.label = parsed.label
                         break
             if c.derived_from is None and c.type in (EntityType.METHOD, EntityType.MODEL):
-                c.derived_from = self._base_of(names, by_key, c)
+                c.derived_from = self._base_of(names, by_key, c) or self._stated_base(doc, c, chosen)
+
+    @staticmethod
+    def _stated_base(doc: Doc, c: Candidate, chosen: list[Candidate]) -> str | None:
+        """ "AdaMax, a variant of Adam": the text says what the method builds on."""
+        lower = info(doc).lower
+        i = c.end
+        if i + 3 >= len(lower) or lower[i] not in {",", "("} or lower[i + 1] not in {"a", "an"}:
+            return None
+        if lower[i + 2] not in _VARIANT_WORDS or lower[i + 3] != "of":
+            return None
+        k = i + 4 + (lower[i + 4] == "the" if i + 4 < len(lower) else 0)
+        for other in chosen:
+            if other.start == k and other is not c and other.type in (EntityType.METHOD, EntityType.MODEL):
+                return other.label
+        return None
 
     def _base_of(self, names: list[str], by_key: dict[str, Candidate], c: Candidate) -> str | None:
         own = canonical_key(c.label)
