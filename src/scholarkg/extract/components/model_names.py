@@ -24,6 +24,29 @@ __all__ = ["ModelNameFinder", "SPANS_KEY"]
 SPANS_KEY = "models"
 
 
+def _trie_pattern(words) -> str:
+    """One regular expression for many literal words, factored by common prefixes (fast to match).
+
+    Longer words are preferred at each branch, as a longest-first alternation would.
+    """
+    trie: dict = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict) -> str:
+        ends = "" in node
+        branches = [re.escape(ch) + build(child) for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if ends else body
+
+    return build(trie)
+
+
 class ModelNameFinder:
     def __init__(self):
         gaz = load_gazetteer()
@@ -31,8 +54,7 @@ class ModelNameFinder:
         for entry in gaz.of_type(EntityType.MODEL):
             for name in entry.names:
                 self.family_of[name] = entry.canonical
-        names = sorted(self.family_of, key=len, reverse=True)
-        alternatives = "|".join(re.escape(n) for n in names)
+        alternatives = _trie_pattern(self.family_of)
         # Case-sensitive: "BERT" and "Llama" are names, "bert" and "llama" are not.
         self.pattern = re.compile(rf"(?<![\w\-])(?:{alternatives})(?![a-zA-Z])")
 
