@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from decimal import Decimal
 
 import networkx as nx
 import pytest
 from render_graphs import enriched_seed, synthetic_graph
 
 from scholarkg.errors import QueryError, UsageError
+from scholarkg.graph.builder import add_all, new_graph, record_triples
+from scholarkg.model import Author, Extraction, Field, Record, Result
 from scholarkg.render.select import (
     construct_view,
     find_node,
@@ -21,7 +24,7 @@ from scholarkg.render.select import (
     parse_types,
     select_view,
 )
-from scholarkg.render.view import to_networkx
+from scholarkg.render.view import to_networkx, value_text
 
 ALE = "Agents' Last Exam"
 
@@ -61,6 +64,22 @@ def test_details_of_papers_entities_and_results(rich):
     assert result["value"] == "0.8" and result["unit"] == "%" and "pass rate" in result["evidence"]
     family = _by_label(rich, "Qwen3", "Model")
     assert [rel for *_, rel in rich.in_edges(family, data="relation")] == ["variantOf"]
+
+
+def test_result_labels_give_the_value_and_its_unit():
+    """"0.8%" but "12.56 points": a unit that is a word is set off by a space."""
+    graph = new_graph()
+    abstract = "X reaches 0.8% on Y, gains 12.56 points on Z and fits with 0.998."
+    results = tuple(
+        Result(Decimal(value), abstract, None, None, None, unit, Field.ABSTRACT, 0, len(abstract), 0.8)
+        for value, unit in (("0.8", "%"), ("12.56", "points"), ("0.998", None))
+    )
+    record = Record("units", "Units", abstract, 2025, ("cs.CL",), "cs.CL", (Author("Ada Example"),))
+    add_all(graph, record_triples(record, Extraction(record.id, (), results, (), "test"), lambda _: None))
+    view = to_networkx(graph)
+    labels = sorted(a["label"] for _, a in view.nodes(data=True) if a["kind"] == "Result")
+    assert labels == ["0.8%", "0.998", "12.56 points"]
+    assert value_text("48.6", "%") == "48.6%" and value_text("3", "pp") == "3 pp" and value_text("7", None) == "7"
 
 
 @pytest.mark.parametrize("name", ["ALE", "ale", "agents' last exam", "Agents' Last Exam"])
