@@ -1,0 +1,179 @@
+"""What applying a curation file gives the graph builder, and the provenance triples.
+
+Provenance (prefixes as in :data:`scholarkg.graph.vocab.PREFIXES`)::
+
+    id:curation/c9f6dfe8d17  a skg:Curation, prov:Activity ; dcterms:identifier "c9f6dfe8d17" ;
+        dcterms:type "alias" ; rdfs:label "alias 'Group Relative …' for 'GRPO'" ;
+        rdfs:comment "<note>" ; dcterms:source "maojia-song.curation.toml" .
+    id:mention/…  prov:wasGeneratedBy id:curation/…      # a link the curation file added
+    id:mention/…  prov:wasAttributedTo id:agent/extractor/… ;
+                  prov:wasInfluencedBy id:curation/…     # an extracted link a correction changed
+    id:entity/…   prov:wasInfluencedBy id:curation/…     # an entity a correction changed
+    id:curation/c9f6dfe8d17-s1  a rdf:Statement ; rdf:subject id:entity/grpo ;
+        rdf:predicate skos:altLabel ; rdf:object "Group Relative …" ;
+        prov:wasGeneratedBy id:curation/c9f6dfe8d17 .     # the exact triple a correction made
+
+Extracted statements keep only ``prov:wasAttributedTo`` the extractor, so the two are told
+apart by whether a ``skg:Curation`` generated or influenced them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from decimal import Decimal
+
+from rdflib import Graph, Literal, URIRef
+from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, SKOS, XSD
+
+from ..graph import iri
+from ..graph.builder import ROLE_PROPERTY
+from ..graph.vocab import BIBO, FABIO, SKG
+from ..model import Entity, Extraction, Mention, Result
+from .apply import STALE
+from .state import Item, State
+
+__all__ = ["Outcome", "CuratedLinker"]
+
+Pairs = tuple[tuple[URIRef, URIRef], ...]
+
+
+class CuratedLinker:
+    """The linker interface (``entities``, ``resolve``) over the corrected entities."""
+
+    def __init__(self, entities: dict[str, Entity]) -> None:
+        self._entities = dict(entities)
+        self._index: dict[str, Entity] = {}
+        for e in sorted(entities.values(), key=lambda e: e.key):
+            for name in e.aliases:
+                self._index.setdefault(iri.normalise_key(name), e)
+        for e in entities.values():  # labels win over aliases
+            self._index[iri.normalise_key(e.label)] = e
+
+    def entities(self) -> list[Entity]:
+        return sorted(self._entities.values(), key=lambda e: e.key)
+
+    def resolve(self, label: str) -> Entity | None:
+        return self._index.get(iri.normalise_key(label))
+
+    def add(self, extraction: Extraction) -> None:  # pragma: no cover - corrected entities are final
+        raise TypeError("a curated linker is read-only")
+
+
+class Outcome:
+    """Corrected extractions and linker, plus the provenance hooks the builder calls."""
+
+    def __init__(self, session, state: State, original: list[Extraction]) -> None:
+        self.session = session
+        self.statuses = session.statuses
+        self.state = state
+        self.linker = CuratedLinker(state.entities)
+        self._provenance: list[dict[Mention | Result, list[tuple[URIRef, URIRef]]]] = []
+        self.extractions: list[Extraction] = []
+        entities = state.entities
+        for i, extraction in enumerate(original):
+            agent = iri.extractor(extraction.extractor or "unknown")
+            prov: dict[Mention | Result, list[tuple[URIRef, URIRef]]] = {}
+            roles = {k: r for j, k, r, _c in state.unanchored if j == i}
+            mentions = []
+            for item in state.mentions[i]:
+                key = item.keys["entity"]
+                if key not in entities:
+                    continue
+                m = replace(item.value, label=entities[key].label, type=entities[key].type)
+                if key in roles and m.role is not roles[key]:
+                    m = replace(m, role=roles[key])
+                    item.curations.extend(c for j, k, _r, c in state.unanchored if j == i and k == key)
+                mentions.append(m)
+                prov.setdefault(m, []).extend(self._pairs(item, agent))
+            results = []
+            for item in state.results[i]:
+                labels = {p: entities[k].label if k in entities else None for p, k in item.keys.items()}
+                r = replace(item.value, **labels)
+                results.append(r)
+                prov.setdefault(r, []).extend(self._pairs(item, agent))
+            self.extractions.append(replace(extraction, mentions=tuple(mentions), results=tuple(results)))
+            self._provenance.append({k: list(dict.fromkeys(v)) for k, v in prov.items()})
+
+    @staticmethod
+    def _pairs(item: Item, agent: URIRef) -> list[tuple[URIRef, URIRef]]:
+        out = [] if item.generated else [(PROV.wasAttributedTo, agent)]
+        predicate = PROV.wasGeneratedBy if item.generated else PROV.wasInfluencedBy
+        out += [(predicate, iri.curation(c)) for c in dict.fromkeys(item.curations)]
+        return out
+
+    def provenance(self, index: int) -> Callable[[Mention | Result], Pairs]:
+        """The provenance hook for record ``index`` (see :func:`scholarkg.graph.builder.record_triples`)."""
+        table = self._provenance[index]
+        return lambda item: tuple(table[item])
+
+    def link_triples(self) -> Iterator[tuple]:
+        """Links the curation file adds where the entity's name is not in the paper's text."""
+        for i, key, role, cid in self.state.unanchored:
+            entity = self.state.entities.get(key)
+            if entity is None:
+                continue
+            record = self.state.records[i]
+            paper_key = iri.paper_key(record.arxiv_id, record.title)
+            paper, node = iri.paper(paper_key), iri.entity(key)
+            mention = iri.mention(paper_key, key, "curation", 0, 0)
+            yield paper, SKG.hasMention, mention
+            yield paper, ROLE_PROPERTY[role], node
+            yield mention, RDF.type, SKG.Mention
+            yield mention, SKG.mentionOf, node
+            yield mention, SKG.role, ROLE_PROPERTY[role]
+            yield mention, SKG.confidence, Literal(Decimal("1.000"), datatype=XSD.decimal)
+            yield mention, PROV.wasGeneratedBy, iri.curation(cid)
+
+    def curation_triples(self, graph: Graph) -> Iterator[tuple]:
+        """The curation activities, the entities they changed, and the exact triples they made
+        (only those that are in ``graph``)."""
+        source = Literal(self.session.curation.name) if self.session.curation else None
+        for status in self.statuses:
+            if status.state == STALE:
+                continue
+            c = status.correction
+            node = iri.curation(c.id)
+            yield node, RDF.type, SKG.Curation
+            yield node, RDF.type, PROV.Activity
+            yield node, DCTERMS.identifier, Literal(c.id)
+            yield node, DCTERMS.type, Literal(c.action.value)
+            yield node, RDFS.label, Literal(c.describe)
+            if c.note:
+                yield node, RDFS.comment, Literal(c.note)
+            if source is not None:
+                yield node, DCTERMS.source, source
+        for key, cids in sorted(self.state.influenced.items()):
+            subject = iri.entity(key)
+            if (subject, None, None) in graph:
+                for cid in cids:
+                    yield subject, PROV.wasInfluencedBy, iri.curation(cid)
+        counter: dict[str, int] = {}
+        for cid, triple in self._statements():
+            if triple in graph:
+                counter[cid] = counter.get(cid, 0) + 1
+                statement = iri.curation(f"{cid} s{counter[cid]}")
+                yield statement, RDF.type, RDF.Statement
+                yield statement, RDF.subject, triple[0]
+                yield statement, RDF.predicate, triple[1]
+                yield statement, RDF.object, triple[2]
+                yield statement, PROV.wasGeneratedBy, iri.curation(cid)
+
+    def _statements(self) -> Iterator[tuple[str, tuple]]:
+        """(correction id, triple) for every entity fact and pinned paper fact a correction made."""
+        for cid, key, kind, value in self.state.facts:
+            node = iri.entity(self.state.current(key))
+            if kind == "label":
+                yield cid, (node, SKOS.prefLabel, Literal(value))
+            elif kind == "type":
+                yield cid, (node, RDF.type, SKG[value])
+            else:
+                yield cid, (node, SKOS.altLabel, Literal(value))
+        for record, cid, name in self.session.paper_statements:
+            paper = iri.paper(iri.paper_key(record.arxiv_id, record.title))
+            if name == "arxiv_id" and record.arxiv_id:
+                yield cid, (paper, SKG.arxivId, Literal(record.arxiv_id))
+            elif name == "year" and record.year is not None:
+                yield cid, (paper, FABIO.hasPublicationYear, Literal(f"{record.year:04d}", datatype=XSD.gYear))
+            elif name == "doi" and record.doi:
+                yield cid, (paper, BIBO.doi, Literal(record.doi))
