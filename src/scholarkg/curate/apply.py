@@ -256,12 +256,21 @@ def _drop(state: State, c: Correction):
 
 def _add(state: State, c: Correction):
     papers = _papers(state, [c.paper])
-    keys = state.find(c.entity) or [k for a in c.aliases for k in state.find(a)]
+    by_alias = [k for a in c.aliases for k in state.find(a)]
     notes = []
-    if keys:
-        key = _one(state, c.entity) if state.find(c.entity) else keys[0]
-        if state.entities[key].type is not c.type:
-            notes.append(f"kept its type {state.entities[key].type.value} (a retype correction changes it)")
+    if state.find(c.entity) or by_alias:
+        key = _one(state, c.entity) if state.find(c.entity) else _one(state, c.aliases[0]) if len(set(by_alias)) > 1 else by_alias[0]
+        entity = state.entities[key]
+        if not state.find(c.entity):  # known only by an alias: the correction's name becomes the label
+            state.put(replace(entity, label=c.entity, aliases=(entity.label, *entity.aliases)))
+            state.fact(c.id, key, "label", c.entity)
+            state.touch(key, c.id)
+            notes.append(f"labelled {c.entity!r} (was {entity.label!r})")
+        if entity.type is not c.type:
+            state.put(replace(state.entities[key], type=c.type))
+            state.fact(c.id, key, "type", c.type.value)
+            state.touch(key, c.id)
+            notes.append(f"now a {c.type.value} (was {entity.type.value})")
         for name in state.add_aliases(key, c.aliases):
             state.fact(c.id, key, "alias", name)
             state.touch(key, c.id)
@@ -295,8 +304,8 @@ def _add(state: State, c: Correction):
             mention = Mention(text, entity.label, entity.type, start, end, fld, role, 1.0)
             state.mentions[i].append(Item(mention, {"entity": key}, [c.id], generated=True))
         added += 1
-    if not added and not changed:
-        return UNCHANGED, "already extracted with this role" + ("; " + "; ".join(notes) if notes else "")
+    if not added and not changed and not notes:
+        return UNCHANGED, "already extracted with this role and type"
     return APPLIED, "; ".join([f"linked to {added} paper(s)" if added else f"role set on {changed} mention(s)", *notes])
 
 

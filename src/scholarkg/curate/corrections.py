@@ -33,7 +33,7 @@ class Action(str, Enum):
     ALIAS = "alias"  # entity + alias: another name (an entity named so is merged in)
     RETYPE = "retype"  # entity + type
     DROP = "drop"  # entity [+ papers]: a false entity, everywhere or in some papers
-    ADD = "add"  # paper + entity + type [+ role, aliases]: a missing entity
+    ADD = "add"  # paper + entity + type [+ role, aliases]: a missing entity (name, type and role all hold)
     RESULT = "result"  # paper [+ match] + set | drop: fix, remove or add a reported score
     PAPER = "paper"  # paper + arxiv_id / year / doi: facts enrichment must not change
 
