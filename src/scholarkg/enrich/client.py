@@ -54,7 +54,11 @@ def default_cache_dir() -> Path:
 
 
 class RateLimiter:
-    """Makes successive calls of :meth:`wait` return at least ``interval`` seconds apart."""
+    """Keeps ``interval`` seconds between the end of one request and the start of the next.
+
+    Call :meth:`wait` before a request and :meth:`done` when its answer (or failure) is in;
+    counting from the end makes the spacing hold as the server sees it, too.
+    """
 
     def __init__(self, interval: float, clock: Callable[[], float] = time.monotonic, sleep=time.sleep) -> None:
         self.interval = interval
@@ -66,6 +70,9 @@ class RateLimiter:
             delay = self.last + self.interval - self.clock()
             if delay > 0:
                 self.sleep(delay)
+        self.last = self.clock()
+
+    def done(self) -> None:
         self.last = self.clock()
 
 
@@ -151,9 +158,12 @@ class ArxivClient:
             self.requests += 1
             try:
                 with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                    return response.read().decode("utf-8", errors="replace")
+                    body = response.read().decode("utf-8", errors="replace")
+                self.limiter.done()
+                return body
             except urllib.error.HTTPError as exc:
                 body = exc.read().decode("utf-8", errors="replace")
+                self.limiter.done()
                 if exc.code not in _RETRY_CODES:
                     if "<feed" in body[:2000]:
                         return body  # arXiv explains bad queries in an Atom error entry
@@ -165,6 +175,7 @@ class ArxivClient:
                         f"arXiv API: HTTP {exc.code}, asked to wait {wait:.0f} s (more than {self.max_wait:.0f} s)"
                     ) from None
             except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as exc:
+                self.limiter.done()
                 reason = getattr(exc, "reason", exc)
                 problem = "timed out" if isinstance(reason, TimeoutError) or "timed out" in str(reason) else str(reason)
                 wait = None
