@@ -127,7 +127,7 @@ class Correction:
         """The TOML table of this correction (keys in a fixed order)."""
         out: dict[str, Any] = {"action": self.action.value, "id": self.id}
         required, optional = _SCHEMA[self.action]
-        for key in ("entity", "into", "new", "label", "alias", "type", "paper", "papers", "role", "aliases",
+        for key in ("paper", "entity", "into", "new", "label", "alias", "type", "role", "papers", "aliases",
                     "match", "set", "drop", "evidence", "arxiv_id", "year", "doi"):
             if key not in required | optional:
                 continue
