@@ -21,7 +21,7 @@ _TYPE_COLOUR = {"Benchmark": "#f28e2b", "Dataset": "#edc948", "Model": "#59a14f"
 def _rc(name: str) -> dict:
     return {
         "svg.hashsalt": f"scholarkg-{name}",
-        "svg.id": f"chart-{name}",
+        "svg.id": "chart",
         "svg.fonttype": "none",
         "text.parse_math": False,
         "font.family": "DejaVu Sans",
@@ -44,6 +44,9 @@ def _render(name: str, draw, size: tuple[float, float], title: str) -> str:
         fig.savefig(buffer, format="svg", metadata={"Date": None, "Title": title})
     svg = buffer.getvalue()
     svg = svg[svg.index("<svg"):]  # drop the XML declaration and DOCTYPE: the SVG sits inside HTML
+    # matplotlib numbers its element ids per figure (figure_1, axes_1, ...): prefix them so
+    # several charts in one page never share an id, and keep the references pointing right.
+    svg = re.sub(r'\b(id="|href="#|url\(#)', lambda m: f"{m.group(1)}{name}-", svg)
     svg = re.sub(r'<svg ([^>]*?)width="[^"]*" height="[^"]*"', r'<svg \1', svg, count=1)
     return svg.replace("<svg ", f'<svg role="img" aria-label="{_attr(title)}" class="chart" ', 1)
 
