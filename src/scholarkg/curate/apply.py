@@ -18,21 +18,18 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
-from decimal import Decimal
 
 from ..errors import Problems
-from ..graph.iri import normalise_key
-from ..model import Entity, EntityType, Extraction, Field, Mention, Record, Result, Role
+from ..model import Extraction, Record
+from .actions import ACTIONS, APPLIED, STALE, UNCHANGED, Stale
 from .corrections import Action, Correction, arxiv_id_of, title_key
 from .file import CurationFile
-from .state import PARTS, Item, State, find_value, locate
+from .state import State
 
-__all__ = ["Session", "Status"]
+__all__ = ["Session", "Status", "APPLIED", "UNCHANGED", "STALE"]
 
 log = logging.getLogger(__name__)
 
-APPLIED, UNCHANGED, STALE = "applied", "unchanged", "stale"
-_PART_TYPE = {"model": EntityType.MODEL, "benchmark": EntityType.BENCHMARK, "metric": EntityType.METRIC}
 
 
 @dataclass(frozen=True)
@@ -45,10 +42,6 @@ class Status:
     def __str__(self) -> str:
         c = self.correction
         return f"correction {self.number} ({c.id}, {c.describe}): {self.state}: {self.message}"
-
-
-class _Stale(Exception):
-    pass
 
 
 class Session:
@@ -106,11 +99,11 @@ class Session:
                 if c.action is Action.PAPER:
                     titles = self.pinned.get(c.id)
                     if not titles:
-                        raise _Stale(f"no paper {c.paper!r}")
+                        raise Stale(f"no paper {c.paper!r}")
                     state_, message = APPLIED, "pinned " + ", ".join(sorted(k for k in c.to_table() if k in ("arxiv_id", "year", "doi")))
                 else:
-                    state_, message = _ACTIONS[c.action](state, c)
-            except _Stale as exc:
+                    state_, message = ACTIONS[c.action](state, c)
+            except Stale as exc:
                 state_, message = STALE, str(exc)
             status = Status(number, c, state_, message)
             self.statuses.append(status)
@@ -123,279 +116,3 @@ class Session:
         if self.corrections:
             log.info("curation: %(applied)d applied, %(unchanged)d unchanged, %(stale)d stale", counts)
         return Outcome(self, state, extractions)
-
-
-# --- the actions ------------------------------------------------------------------------------
-
-
-def _one(state: State, name: str, what: str = "entity") -> str:
-    keys = state.find(name)
-    if not keys:
-        raise _Stale(f"no {what} named {name!r}")
-    if len(keys) > 1:
-        labels = ", ".join(repr(state.entities[k].label) for k in keys)
-        raise _Stale(f"{name!r} names {len(keys)} entities ({labels}); use a label")
-    return keys[0]
-
-
-def _papers(state: State, names: Iterable[str]) -> list[int]:
-    found: list[int] = []
-    for name in names:
-        hits = state.papers(name)
-        if not hits:
-            raise _Stale(f"no paper {name!r}")
-        found += [h for h in hits if h not in found]
-    return found
-
-
-def _merge(state: State, c: Correction):
-    target = _one(state, c.into)
-    if not state.find(c.entity):
-        raise _Stale(f"no entity named {c.entity!r}")
-    source = _one(state, c.entity)
-    if source == target:
-        return UNCHANGED, f"{c.entity!r} and {c.into!r} are already one entity"
-    moved, _added = state.merge(source, target, c.id)
-    return APPLIED, f"{moved} mention(s) and result part(s) moved"
-
-
-def _split(state: State, c: Correction):
-    papers = _papers(state, c.papers)
-    existing = state.find(c.new)
-    if not state.find(c.entity):
-        if existing and state.mentions_of(existing[0], papers):
-            return UNCHANGED, f"{c.new!r} is already its own entity in those papers"
-        raise _Stale(f"no entity named {c.entity!r}")
-    source = _one(state, c.entity)
-    if existing:
-        target = _one(state, c.new)
-        if target == source:
-            return UNCHANGED, f"{c.new!r} already names {c.entity!r}"
-    else:
-        target = normalise_key(c.new)
-        if target not in state.entities:
-            state.put(Entity(target, c.type or state.entities[source].type, c.new))
-            state.fact(c.id, target, "label", c.new)
-            state.fact(c.id, target, "type", state.entities[target].type.value)
-    items = [item for _i, item in state.mentions_of(source, papers)]
-    items += [r for i in papers for r in state.results[i] if source in r.keys.values()]
-    if not items:
-        raise _Stale(f"{c.entity!r} is not named in the papers listed")
-    for item in items:
-        for part, key in item.keys.items():
-            if key == source:
-                item.keys[part] = target
-        item.curations.append(c.id)
-    state.touch(target, c.id)
-    return APPLIED, f"{len(items)} mention(s) and result(s) moved to {c.new!r}"
-
-
-def _rename(state: State, c: Correction):
-    if not state.find(c.entity):
-        if state.find(c.label):
-            return UNCHANGED, f"the entity is already called {c.label!r}"
-        raise _Stale(f"no entity named {c.entity!r}")
-    key = _one(state, c.entity)
-    entity = state.entities[key]
-    if entity.label == c.label:
-        return UNCHANGED, f"already labelled {c.label!r}"
-    new_key = normalise_key(c.label)
-    if new_key != key:
-        if new_key in state.entities:
-            state.merge(key, new_key, c.id)
-        else:
-            state.entities.pop(key)
-            state.put(replace(entity, key=new_key))
-            state.rekey(key, new_key)
-    current = state.entities[new_key]
-    aliases = tuple(a for a in current.aliases if normalise_key(a) != normalise_key(c.label))
-    state.put(replace(current, label=c.label, aliases=aliases))
-    state.fact(c.id, new_key, "label", c.label)
-    for name in state.add_aliases(new_key, [entity.label]):
-        state.fact(c.id, new_key, "alias", name)
-    state.touch(new_key, c.id)
-    return APPLIED, f"labelled {c.label!r} (was {entity.label!r})"
-
-
-def _alias(state: State, c: Correction):
-    key = _one(state, c.entity)
-    others = [k for k in state.find(c.alias) if k != key]
-    if normalise_key(c.alias) in {normalise_key(n) for n in (state.entities[key].label, *state.entities[key].aliases)} and not others:
-        return UNCHANGED, f"{c.alias!r} is already a name of it"
-    for other in others:
-        state.merge(other, key, c.id)
-    state.add_aliases(key, [c.alias])
-    state.fact(c.id, key, "alias", c.alias)
-    state.touch(key, c.id)
-    merged = f"; merged {len(others)} entity(ies) called so" if others else ""
-    return APPLIED, f"alias added{merged}"
-
-
-def _retype(state: State, c: Correction):
-    key = _one(state, c.entity)
-    entity = state.entities[key]
-    if entity.type is c.type:
-        return UNCHANGED, f"already a {c.type.value}"
-    state.put(replace(entity, type=c.type))
-    state.fact(c.id, key, "type", c.type.value)
-    state.touch(key, c.id)
-    return APPLIED, f"now a {c.type.value} (was {entity.type.value})"
-
-
-def _drop(state: State, c: Correction):
-    key = _one(state, c.entity)
-    if c.papers:
-        papers = _papers(state, c.papers)
-        removed = state.remove(key, papers)
-        if not removed:
-            raise _Stale(f"{c.entity!r} is not named in the papers listed")
-        return APPLIED, f"{removed} mention(s) and result part(s) removed"
-    removed = state.remove(key)
-    return APPLIED, f"entity and its {removed} mention(s) and result part(s) removed"
-
-
-def _add(state: State, c: Correction):
-    papers = _papers(state, [c.paper])
-    by_alias = [k for a in c.aliases for k in state.find(a)]
-    notes = []
-    if state.find(c.entity) or by_alias:
-        key = _one(state, c.entity) if state.find(c.entity) else _one(state, c.aliases[0]) if len(set(by_alias)) > 1 else by_alias[0]
-        entity = state.entities[key]
-        if not state.find(c.entity):  # known only by an alias: the correction's name becomes the label
-            state.put(replace(entity, label=c.entity, aliases=(entity.label, *entity.aliases)))
-            state.fact(c.id, key, "label", c.entity)
-            state.touch(key, c.id)
-            notes.append(f"labelled {c.entity!r} (was {entity.label!r})")
-        if entity.type is not c.type:
-            state.put(replace(state.entities[key], type=c.type))
-            state.fact(c.id, key, "type", c.type.value)
-            state.touch(key, c.id)
-            notes.append(f"now a {c.type.value} (was {entity.type.value})")
-        for name in state.add_aliases(key, c.aliases):
-            state.fact(c.id, key, "alias", name)
-            state.touch(key, c.id)
-    else:
-        key = normalise_key(c.entity)
-        if key not in state.entities:
-            state.put(Entity(key, c.type, c.entity, tuple(a for a in c.aliases if normalise_key(a) != key)))
-            state.fact(c.id, key, "label", c.entity)
-            state.fact(c.id, key, "type", c.type.value)
-            for name in state.entities[key].aliases:
-                state.fact(c.id, key, "alias", name)
-            state.touch(key, c.id)
-    role = c.role or Role.MENTIONS
-    entity = state.entities[key]
-    added = changed = 0
-    for i in papers:
-        found = state.mentions_of(key, [i])
-        for _i, item in found:
-            if item.value.role is not role:
-                item.value = replace(item.value, role=role)
-                item.curations.append(c.id)
-                changed += 1
-        if found:
-            continue
-        record = state.records[i]
-        where = locate(record, [entity.label, c.entity, *entity.aliases, *c.aliases])
-        if where is None:
-            state.unanchored.append((i, key, role, c.id))
-        else:
-            fld, start, end, text = where
-            mention = Mention(text, entity.label, entity.type, start, end, fld, role, 1.0)
-            state.mentions[i].append(Item(mention, {"entity": key}, [c.id], generated=True))
-        added += 1
-    if not added and not changed and not notes:
-        return UNCHANGED, "already extracted with this role and type"
-    return APPLIED, "; ".join([f"linked to {added} paper(s)" if added else f"role set on {changed} mention(s)", *notes])
-
-
-def _part_key(state: State, part: str, name: str, cid: str) -> str:
-    keys = state.find(name)
-    if keys:
-        return _one(state, name)
-    key = normalise_key(name)
-    if key not in state.entities:
-        state.put(Entity(key, _PART_TYPE[part], name))
-        state.fact(cid, key, "label", name)
-        state.fact(cid, key, "type", _PART_TYPE[part].value)
-        state.touch(key, cid)
-    return key
-
-
-def _matches(state: State, item: Item, match: dict[str, str]) -> bool:
-    result: Result = item.value
-    for name, wanted in match.items():
-        if name in PARTS:
-            if item.keys.get(name) is None or item.keys[name] not in state.find(wanted):
-                return False
-        elif name == "value" and Decimal(str(result.value)) != Decimal(wanted):
-            return False
-        elif name == "unit" and normalise_key(result.unit or "") != normalise_key(wanted):
-            return False
-    return True
-
-
-def _result(state: State, c: Correction):
-    papers = _papers(state, [c.paper])
-    if c.match:
-        hits = [(i, item) for i in papers for item in state.results[i] if _matches(state, item, c.match)]
-        shown = ", ".join(f"{k}={v}" for k, v in c.match.items())
-        if not hits:
-            raise _Stale(f"no result of the paper matches {shown}")
-        if len(hits) > 1:
-            raise _Stale(f"{len(hits)} results of the paper match {shown}; match on more fields")
-        i, item = hits[0]
-        if c.drop:
-            state.results[i].remove(item)
-            return APPLIED, "result removed"
-        before = (item.value, dict(item.keys))
-        _set(state, item, c)
-        if (item.value, item.keys) == before:
-            return UNCHANGED, "the result already has these values"
-        item.curations.append(c.id)
-        return APPLIED, "result fixed"
-    keys = {p: _part_key(state, p, c.set[p], c.id) if p in c.set else None for p in PARTS}
-    value = Decimal(c.set["value"])
-    for i in papers:
-        for item in state.results[i]:
-            if Decimal(str(item.value.value)) == value and item.keys == keys:
-                return UNCHANGED, "the result is already extracted"
-    i = papers[0]
-    where = find_value(state.records[i], c.set["value"])
-    if where is not None:
-        fld, start, end, sentence = where
-        evidence = c.evidence or sentence
-    else:
-        fld, start, end = Field.ABSTRACT, 0, 0
-        evidence = c.evidence or f"stated in the curation file ({c.id})"
-    result = Result(
-        value, evidence, c.set.get("model"), c.set.get("benchmark"), c.set.get("metric"), c.set.get("unit"),
-        fld, start, end, 1.0,
-    )
-    state.results[i].append(Item(result, keys, [c.id], generated=True))
-    return APPLIED, "result added"
-
-
-def _set(state: State, item: Item, c: Correction) -> None:
-    changes = {}
-    if "value" in c.set:
-        changes["value"] = Decimal(c.set["value"])
-    if "unit" in c.set:
-        changes["unit"] = c.set["unit"]
-    for part in PARTS:
-        if part in c.set:
-            item.keys[part] = _part_key(state, part, c.set[part], c.id)
-    if changes:
-        item.value = replace(item.value, **changes)
-
-
-_ACTIONS = {
-    Action.MERGE: _merge,
-    Action.SPLIT: _split,
-    Action.RENAME: _rename,
-    Action.ALIAS: _alias,
-    Action.RETYPE: _retype,
-    Action.DROP: _drop,
-    Action.ADD: _add,
-    Action.RESULT: _result,
-}

@@ -30,7 +30,7 @@ from ..graph import iri
 from ..graph.builder import ROLE_PROPERTY
 from ..graph.vocab import BIBO, FABIO, SKG
 from ..model import Entity, Extraction, Mention, Result
-from .apply import STALE
+from .actions import STALE
 from .state import Item, State
 
 __all__ = ["Outcome", "CuratedLinker"]
