@@ -145,3 +145,10 @@ def test_offline_without_cache_asks_nothing(replay, tmp_path):
     assert client.by_title("Local Superfluidity at the Nanoscale") is None
     assert client.by_ids(["1111.2011"]) == {"1111.2011": None} and client.missing == ["1111.2011"]
     assert replay.log == []
+
+
+def test_error_answers_are_not_cached(replay, tmp_path):
+    client = _client(replay, tmp_path)
+    with pytest.raises(NetworkError, match="incorrect id format"):
+        client.query({"id_list": "1234", "start": "0", "max_results": "1"})
+    assert not list((tmp_path / "cache").glob("*.xml"))

@@ -130,6 +130,7 @@ class ArxivClient:
         agent = f"scholarkg/{_version()} (knowledge-graph builder; arXiv metadata lookup"
         self.user_agent = agent + (f"; mailto:{contact})" if contact else ")")
         self.requests = 0  # HTTP requests made (for reports and tests)
+        self.missing: list[str] = []  # ids the last by_ids call could not look up offline
 
     # --- raw queries --------------------------------------------------------------------
 
@@ -142,6 +143,7 @@ class ArxivClient:
         if self.offline:
             return None
         text = self._fetch(params)
+        parse(text)  # an error answer raises here and is never cached
         if self.cache is not None:
             self.cache.put(params, text)
         return text
@@ -166,7 +168,7 @@ class ArxivClient:
                 self.limiter.done()
                 if exc.code not in _RETRY_CODES:
                     if "<feed" in body[:2000]:
-                        return body  # arXiv explains bad queries in an Atom error entry
+                        parse(body)  # arXiv explains bad queries in an Atom error entry: raises with its words
                     raise NetworkError(f"arXiv API: HTTP {exc.code} {exc.reason} for {url}") from None
                 problem = f"HTTP {exc.code}"
                 wait = self._retry_after(exc.headers.get("Retry-After"))
@@ -210,7 +212,7 @@ class ArxivClient:
         """
         out: dict[str, Record | None] = {}
         todo = []
-        self.missing: list[str] = []
+        self.missing = []
         for arxiv_id in dict.fromkeys(ids):
             text = None if self.refresh or self.cache is None else self.cache.get(_id_params(arxiv_id))
             if text is not None:

@@ -62,7 +62,7 @@ def choose(record: Record, candidates: list[Record]) -> tuple[Record | None, str
     """The arXiv record a title search found for ``record``: (record, "") or (None, why not)."""
     from ..curate.corrections import title_key
 
-    same = [c for c in candidates if title_key(c.title) == title_key(record.title)]
+    same = [c for c in candidates if c.arxiv_id and title_key(c.title) == title_key(record.title)]
     if not same:
         return None, "not found"
     if record.authors:
@@ -125,7 +125,7 @@ def enrich_graph(
                     if found.get(arxiv_id) is not None:
                         entries[index] = entry_from_record(found[arxiv_id], record, "id")
                         report.found.append(record.title)
-                    elif arxiv_id in getattr(client, "missing", []):
+                    elif arxiv_id in client.missing:
                         report.not_cached.append(record.title)
                     else:
                         report.not_found.append(record.title)
