@@ -83,6 +83,7 @@ def test_round_trip_curate_rebuild_with_changed_extractor(tmp_path, monkeypatch,
         assert {str(v) for v in graph.objects(None, URIRef(str(PROV) + "wasAttributedTo"))} == {str(iri.extractor(version))}
 
     check(load_graph(out), "fake-1")
+    assert _entity(load_graph(out), ALE) == iri.entity(ALE)
     use_extractor(monkeypatch, V2, "fake-2")
     more = [*PAPERS, {"title": "A New Paper on ALE", "abstract": "We revisit ALE with GRPO.", "year": 2026,
                       "authors": ["Maojia Song"]}]
@@ -91,6 +92,7 @@ def test_round_trip_curate_rebuild_with_changed_extractor(tmp_path, monkeypatch,
     assert second.exit_code == 0 and "stale" not in second.output, second.output
     graph = load_graph(out)
     check(graph, "fake-2")
+    assert _entity(graph, ALE) == iri.entity(ALE)  # the same IRI whichever extractor found it
     # The new paper's mention of "ALE" resolves to the curated entity (ALE is its alias).
     assert ("A New Paper on ALE", "mentions", ALE) in _links(graph)
     assert json.loads((out / "build.json").read_text())["curation"] == "../papers.curation.toml"
@@ -252,3 +254,14 @@ def test_source_filter_tells_curated_from_extracted(tmp_path, monkeypatch):
     q = get_named_query("entity-links")
     rows = store.query(q.text, substitutions={ox.Variable(k): ox.Literal(v) for k, v in q.bindings({"source": "curated"}).items()})
     assert {(r["title"].value, r["label"].value) for r in rows} == curated
+
+
+def test_split_takes_a_name_away_from_the_entity_it_leaves(tmp_path, monkeypatch):
+    result, _ = _build(tmp_path, monkeypatch, [
+        {"action": "alias", "entity": "DPO", "alias": "Direct Policy Optimisation"},
+        {"action": "split", "entity": "DPO", "new": "Direct Policy Optimisation", "papers": [HARNESS]},
+    ])
+    g = result.graph
+    assert (HARNESS, "uses", "Direct Policy Optimisation") in _links(g)
+    assert (_entity(g, "Direct Policy Optimisation"), RDF.type, SKG.Method) in g
+    assert _entity(g, "DPO") is None  # DPO was only named in that paper

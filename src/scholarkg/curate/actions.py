@@ -61,12 +61,15 @@ def _split(state: State, c: Correction):
             return UNCHANGED, f"{c.new!r} is already its own entity in those papers"
         raise Stale(f"no entity named {c.entity!r}")
     source = _one(state, c.entity)
-    if existing:
+    if existing and _one(state, c.new) != source:
         target = _one(state, c.new)
-        if target == source:
-            return UNCHANGED, f"{c.new!r} already names {c.entity!r}"
     else:
         target = normalise_key(c.new)
+        if target == source:
+            raise Stale(f"{c.new!r} is the label of {c.entity!r}; give the new entity another name")
+        if existing:  # an alias of the entity being split: the name leaves it
+            entity = state.entities[source]
+            state.put(replace(entity, aliases=tuple(a for a in entity.aliases if normalise_key(a) != target)))
         if target not in state.entities:
             state.put(Entity(target, c.type or state.entities[source].type, c.new))
             state.fact(c.id, target, "label", c.new)
@@ -84,31 +87,39 @@ def _split(state: State, c: Correction):
     return APPLIED, f"{len(items)} mention(s) and result(s) moved to {c.new!r}"
 
 
+def _relabel(state: State, key: str, label: str, cid: str) -> str:
+    """Make ``label`` the canonical label of entity ``key`` (the old label becomes an alias);
+    the entity's key, and so its IRI, follows its canonical name. Returns the new key."""
+    entity = state.entities[key]
+    new_key = normalise_key(label)
+    if new_key != key:
+        if new_key in state.entities:
+            state.merge(key, new_key, cid)
+        else:
+            state.entities.pop(key)
+            state.put(replace(entity, key=new_key))
+            state.rekey(key, new_key)
+    current = state.entities[new_key]
+    aliases = tuple(a for a in current.aliases if normalise_key(a) != normalise_key(label))
+    state.put(replace(current, label=label, aliases=aliases))
+    state.fact(cid, new_key, "label", label)
+    for name in state.add_aliases(new_key, [entity.label]):
+        state.fact(cid, new_key, "alias", name)
+    state.touch(new_key, cid)
+    return new_key
+
+
 def _rename(state: State, c: Correction):
     if not state.find(c.entity):
         if state.find(c.label):
             return UNCHANGED, f"the entity is already called {c.label!r}"
         raise Stale(f"no entity named {c.entity!r}")
     key = _one(state, c.entity)
-    entity = state.entities[key]
-    if entity.label == c.label:
+    old = state.entities[key].label
+    if old == c.label:
         return UNCHANGED, f"already labelled {c.label!r}"
-    new_key = normalise_key(c.label)
-    if new_key != key:
-        if new_key in state.entities:
-            state.merge(key, new_key, c.id)
-        else:
-            state.entities.pop(key)
-            state.put(replace(entity, key=new_key))
-            state.rekey(key, new_key)
-    current = state.entities[new_key]
-    aliases = tuple(a for a in current.aliases if normalise_key(a) != normalise_key(c.label))
-    state.put(replace(current, label=c.label, aliases=aliases))
-    state.fact(c.id, new_key, "label", c.label)
-    for name in state.add_aliases(new_key, [entity.label]):
-        state.fact(c.id, new_key, "alias", name)
-    state.touch(new_key, c.id)
-    return APPLIED, f"labelled {c.label!r} (was {entity.label!r})"
+    _relabel(state, key, c.label, c.id)
+    return APPLIED, f"labelled {c.label!r} (was {old!r})"
 
 
 def _alias(state: State, c: Correction):
@@ -150,18 +161,24 @@ def _drop(state: State, c: Correction):
 
 def _add(state: State, c: Correction):
     papers = _papers(state, [c.paper])
-    by_alias = [k for a in c.aliases for k in state.find(a)]
     notes = []
-    if state.find(c.entity) or by_alias:
-        key = _one(state, c.entity) if state.find(c.entity) else _one(state, c.aliases[0]) if len(set(by_alias)) > 1 else by_alias[0]
+    if state.find(c.entity):
+        key = _one(state, c.entity)
+    else:
+        keys = sorted({k for a in c.aliases for k in state.find(a)})
+        if len(keys) > 1:
+            labels = ", ".join(repr(state.entities[k].label) for k in keys)
+            raise Stale(f"the aliases of {c.entity!r} name {len(keys)} entities ({labels})")
+        key = keys[0] if keys else None
+        if key is None and normalise_key(c.entity) in state.entities:
+            key = normalise_key(c.entity)  # a linker entity whose label differs from its key
+        elif key is not None:  # known only by an alias: the correction's name becomes its label
+            notes.append(f"labelled {c.entity!r} (was {state.entities[key].label!r})")
+            key = _relabel(state, key, c.entity, c.id)
+    if key is not None:
         entity = state.entities[key]
-        if not state.find(c.entity):  # known only by an alias: the correction's name becomes the label
-            state.put(replace(entity, label=c.entity, aliases=(entity.label, *entity.aliases)))
-            state.fact(c.id, key, "label", c.entity)
-            state.touch(key, c.id)
-            notes.append(f"labelled {c.entity!r} (was {entity.label!r})")
         if entity.type is not c.type:
-            state.put(replace(state.entities[key], type=c.type))
+            state.put(replace(entity, type=c.type))
             state.fact(c.id, key, "type", c.type.value)
             state.touch(key, c.id)
             notes.append(f"now a {c.type.value} (was {entity.type.value})")
@@ -170,13 +187,12 @@ def _add(state: State, c: Correction):
             state.touch(key, c.id)
     else:
         key = normalise_key(c.entity)
-        if key not in state.entities:
-            state.put(Entity(key, c.type, c.entity, tuple(a for a in c.aliases if normalise_key(a) != key)))
-            state.fact(c.id, key, "label", c.entity)
-            state.fact(c.id, key, "type", c.type.value)
-            for name in state.entities[key].aliases:
-                state.fact(c.id, key, "alias", name)
-            state.touch(key, c.id)
+        state.put(Entity(key, c.type, c.entity, tuple(a for a in c.aliases if normalise_key(a) != key)))
+        state.fact(c.id, key, "label", c.entity)
+        state.fact(c.id, key, "type", c.type.value)
+        for name in state.entities[key].aliases:
+            state.fact(c.id, key, "alias", name)
+        state.touch(key, c.id)
     role = c.role or Role.MENTIONS
     entity = state.entities[key]
     added = changed = 0

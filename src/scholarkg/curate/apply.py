@@ -31,7 +31,6 @@ __all__ = ["Session", "Status", "APPLIED", "UNCHANGED", "STALE"]
 log = logging.getLogger(__name__)
 
 
-
 @dataclass(frozen=True)
 class Status:
     number: int  # position in the file, from 1
@@ -52,7 +51,7 @@ class Session:
         self.enrichment = enrichment
         self.corrections = curation.corrections if curation else ()
         self.statuses: list[Status] = []
-        self.pins = [(n, c) for n, c in enumerate(self.corrections, 1) if c.action is Action.PAPER]
+        self.pins = [c for c in self.corrections if c.action is Action.PAPER]
         self.pinned: dict[str, list[str]] = {}  # correction id -> titles of the records it pinned
         self.paper_statements: list[tuple[Record, str, str]] = []  # (record, correction id, field)
 
@@ -60,7 +59,7 @@ class Session:
 
     def pins_for(self, record: Record) -> list[Correction]:
         key, found = title_key(record.title), []
-        for _n, c in self.pins:
+        for c in self.pins:
             arxiv_id = arxiv_id_of(c.paper)
             if (arxiv_id and arxiv_id == record.arxiv_id) or title_key(c.paper) == key:
                 found.append(c)
@@ -100,7 +99,8 @@ class Session:
                     titles = self.pinned.get(c.id)
                     if not titles:
                         raise Stale(f"no paper {c.paper!r}")
-                    state_, message = APPLIED, "pinned " + ", ".join(sorted(k for k in c.to_table() if k in ("arxiv_id", "year", "doi")))
+                    pinned = sorted(k for k in c.to_table() if k in ("arxiv_id", "year", "doi"))
+                    state_, message = APPLIED, "pinned " + ", ".join(pinned)
                 else:
                     state_, message = ACTIONS[c.action](state, c)
             except Stale as exc:
