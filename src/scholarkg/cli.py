@@ -297,6 +297,21 @@ def stats(graph, as_json):
         _echo_summary(summary)
 
 
+@main.command()
+@click.argument("graph", type=click.Path(path_type=Path))
+def validate(graph):
+    """Check GRAPH against the SHACL shapes of ontology/shapes.ttl; exit 1 if it does not conform."""
+    from . import api
+    from .graph.validate import validate as run_validate
+
+    report = run_validate(api.load(graph))
+    for violation in report.violations:
+        click.echo(str(violation))
+    click.echo("conforms" if report.conforms else f"{len(report.violations)} violations", err=True)
+    if not report.conforms:
+        sys.exit(errors.EXIT_PROBLEMS)
+
+
 from . import cli_research  # noqa: E402,F401  (registers curate, enrich and profile)
 
 if __name__ == "__main__":  # pragma: no cover

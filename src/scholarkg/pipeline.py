@@ -161,7 +161,7 @@ def build(
                 queue.append(by_key[ref])
     for entity in entities:
         if entity.key in keep:
-            add_all(graph, entity_triples(entity))
+            add_all(graph, entity_triples(entity, known=keep))
     if outcome is not None:
         add_all(graph, list(outcome.curation_triples(graph)))
     log.info("built %d records into %d triples", len(records), len(graph))

@@ -3,6 +3,8 @@
 Records come from scraped pages and dumps. Before any text reaches the extractor or the
 graph it is made safe to store and serialise:
 
+- UTF-8 text that was mis-decoded as Latin-1 or Windows-1252 somewhere upstream
+  (``"Ï\x80"`` for ``"π"``, ``"â€™"`` for ``"’"``) is repaired;
 - lone UTF-16 surrogates (from JSON escapes such as ``"\\ud800"``) become U+FFFD;
 - NUL and other C0/C1 control characters (except tab and newline) are removed;
 - zero-width spaces and byte-order marks are removed (joiners used by scripts are kept);
@@ -22,6 +24,8 @@ __all__ = ["MAX_FIELD_CHARS", "clean", "clean_line", "strip_markup", "unwrap"]
 
 MAX_FIELD_CHARS = 20_000
 
+# A UTF-8 lead byte followed by continuation bytes, each shown as its Latin-1/cp1252 character.
+_MOJIBAKE = re.compile(r"[\u00c2-\u00f4][\u0080-\u00bf\u20ac\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u017d\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u017e\u0178]{1,3}")
 _SURROGATES = re.compile(r"[\ud800-\udfff]")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _INVISIBLE = re.compile(r"[\u200b\u2060\ufeff\ufffe\uffff]")
@@ -36,6 +40,9 @@ def clean(text: str, *, limit: int = MAX_FIELD_CHARS) -> tuple[str, list[str]]:
     ('ab c', ['removed 1 control character(s)', 'removed 1 invisible character(s)'])
     """
     notes: list[str] = []
+    text, n = _repair_mojibake(text)
+    if n:
+        notes.append(f"repaired {n} mis-decoded character(s)")
     text, n = _SURROGATES.subn("\ufffd", text)
     if n:
         notes.append(f"replaced {n} lone surrogate(s) with U+FFFD")
@@ -51,6 +58,27 @@ def clean(text: str, *, limit: int = MAX_FIELD_CHARS) -> tuple[str, list[str]]:
         notes.append(f"cut from {len(text):,} to {limit:,} characters")
         text = text[:limit].rstrip()
     return text, notes
+
+
+def _repair_mojibake(text: str) -> tuple[str, int]:
+    count = 0
+
+    def fix(m: re.Match[str]) -> str:
+        nonlocal count
+        run = m.group(0)
+        for codec in ("latin-1", "cp1252"):
+            try:
+                fixed = run.encode(codec).decode("utf-8")
+            except (UnicodeEncodeError, UnicodeDecodeError):
+                continue
+            if len(fixed) == 1:
+                count += 1
+                return fixed
+        return run
+
+    if not any("\u00c2" <= c <= "\u00f4" for c in text):
+        return text, 0
+    return _MOJIBAKE.sub(fix, text), count
 
 
 def clean_line(text: str, *, limit: int = 2_000) -> tuple[str, list[str]]:

@@ -15,12 +15,21 @@ Shape of a paper (prefixes as in :data:`~scholarkg.graph.vocab.PREFIXES`)::
     id:mention/…  a skg:Mention ; skg:mentionOf id:entity/… ; skg:role skg:introduces ;
         skg:field "abstract" ; skg:startOffset 17 ; skg:endOffset 34 ; skg:anchorText "…" ;
         skg:confidence 0.9 ; prov:wasAttributedTo id:agent/extractor/… .
+    id:result/…  a skg:Result ; skg:value 48.6 ; skg:unit "%" ; skg:model id:entity/smtl ;
+        skg:benchmark id:entity/browsecomp ; skg:evidence "BrowseComp (48.6%)" ;
+        skg:field "abstract" ; skg:startOffset 975 ; skg:endOffset 994 ; skg:confidence 0.7 ;
+        prov:wasAttributedTo id:agent/extractor/… .
+
+Every statement shape here is declared in ``ontology/scholarkg.ttl`` and checked by the SHACL
+shapes in ``ontology/shapes.ttl`` (see :mod:`scholarkg.graph.validate`).
 """
 
 from __future__ import annotations
 
+import logging
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
+from datetime import date
 from decimal import Decimal
 
 from rdflib import Graph, Literal, URIRef
@@ -41,6 +50,7 @@ __all__ = [
     "add_all",
     "ROLE_PROPERTY",
     "TYPE_CLASS",
+    "RESULT_PART_TYPES",
 ]
 
 Triple = tuple[URIRef, URIRef, URIRef | Literal]
@@ -58,8 +68,16 @@ ROLE_PROPERTY: dict[Role, URIRef] = {
 TYPE_CLASS: dict[EntityType, URIRef] = {t: SKG[t.value] for t in EntityType}
 LINK_CLASS = {LinkKind.CODE: SKG.CodeRepository, LinkKind.PROJECT: SKG.ProjectPage, LinkKind.WEB: SKG.WebResource}
 LINK_PROPERTY = {LinkKind.CODE: SKG.hasCodeRepository, LinkKind.PROJECT: SKG.hasProjectPage, LinkKind.WEB: RDFS.seeAlso}
+# The entity types each part of a result may have (the ranges in ontology/scholarkg.ttl).
+RESULT_PART_TYPES: dict[URIRef, frozenset[EntityType]] = {
+    SKG.model: frozenset({EntityType.MODEL, EntityType.METHOD}),
+    SKG.benchmark: frozenset({EntityType.BENCHMARK, EntityType.DATASET}),
+    SKG.metric: frozenset({EntityType.METRIC}),
+}
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _ARXIV_ABS = "https://arxiv.org/abs/"
+
+log = logging.getLogger(__name__)
 
 
 def new_graph() -> Graph:
@@ -72,7 +90,24 @@ def new_graph() -> Graph:
 
 
 def _decimal(value: float | Decimal) -> Literal:
-    return Literal(Decimal(str(value)).normalize() if not isinstance(value, Decimal) else value, datatype=XSD.decimal)
+    """An ``xsd:decimal`` whose lexical form always has a decimal point.
+
+    rdflib writes a decimal like ``"12"`` as the Turtle shorthand ``12.0``, which reads back as
+    a different literal; ``"12.0"`` survives every serialisation unchanged.
+    """
+    number = value if isinstance(value, Decimal) else Decimal(str(value)).normalize()
+    text = format(number, "f")
+    return Literal(text if "." in text else text + ".0", datatype=XSD.decimal)
+
+
+def _is_date(text: str | None) -> bool:
+    if not text or not _DATE.fullmatch(text):
+        return False
+    try:
+        date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _confidence(value: float) -> Literal:
@@ -109,17 +144,20 @@ def category_triples(code: str) -> Iterator[Triple]:
     yield iri.group(cat.group), SKOS.topConceptOf, scheme
 
 
-def entity_triples(entity: Entity) -> Iterator[Triple]:
+def entity_triples(entity: Entity, known: Container[str] | None = None) -> Iterator[Triple]:
+    """The description of one entity. With ``known`` (the keys of the entities that are
+    described too), links to a family or base entity outside it are left out rather than
+    pointing at a node with no type or name."""
     node = iri.entity(entity.key)
     yield node, RDF.type, TYPE_CLASS[entity.type]
     yield node, SKOS.prefLabel, Literal(entity.label)
     for alias in entity.aliases:
         if alias != entity.label:
             yield node, SKOS.altLabel, Literal(alias)
-    if entity.parent:
-        yield node, SKG.variantOf, iri.entity(entity.parent)
-    if entity.derived_from:
-        yield node, SKG.derivedFrom, iri.entity(entity.derived_from)
+    for prop, ref in ((SKG.variantOf, entity.parent), (SKG.derivedFrom, entity.derived_from)):
+        if not ref or iri.entity(ref) == node or (known is not None and ref not in known):
+            continue
+        yield node, prop, iri.entity(ref)
 
 
 def _paper_triples(record: Record, paper: URIRef) -> Iterator[Triple]:
@@ -136,9 +174,9 @@ def _paper_triples(record: Record, paper: URIRef) -> Iterator[Triple]:
         yield paper, BIBO.doi, Literal(record.doi)
     if record.journal_ref:
         yield paper, DCTERMS.bibliographicCitation, Literal(record.journal_ref)
-    if record.published and _DATE.fullmatch(record.published):
+    if _is_date(record.published):
         yield paper, DCTERMS.issued, Literal(record.published, datatype=XSD.date)
-    if record.updated and _DATE.fullmatch(record.updated):
+    if _is_date(record.updated):
         yield paper, DCTERMS.modified, Literal(record.updated, datatype=XSD.date)
     for author in record.authors:
         node = iri.author(author.name)
@@ -170,6 +208,9 @@ def record_triples(
         def provenance(_item: Mention | Result) -> tuple[tuple[URIRef, URIRef], ...]:
             return ((PROV.wasAttributedTo, agent),)
     yield from _paper_triples(record, paper)
+    if extraction.mentions or extraction.results:
+        # The agent statements are attributed to is always described, whatever its version.
+        yield from extractor_triples(extraction.extractor or "unknown")
 
     strongest: dict[URIRef, Role] = {}
     for m in extraction.mentions:
@@ -195,11 +236,19 @@ def record_triples(
         yield paper, ROLE_PROPERTY[role], node
 
     for r in extraction.results:
+        if not Decimal(str(r.value)).is_finite():
+            log.debug("%s: result value %s is not a number; left out", record.id, r.value)
+            continue
         parts = {}
         for prop, label in ((SKG.model, r.model), (SKG.benchmark, r.benchmark), (SKG.metric, r.metric)):
             entity = resolve(label) if label else None
-            if entity is not None:
-                parts[prop] = entity
+            if entity is None:
+                continue
+            if entity.type not in RESULT_PART_TYPES[prop]:
+                log.debug("%s: %s %r is a %s; not linked as a result's %s",
+                          record.id, prop.fragment, label, entity.type.value, prop.fragment)
+                continue
+            parts[prop] = entity
         node = iri.result(
             key,
             r.value,
@@ -214,9 +263,10 @@ def record_triples(
         if r.unit:
             yield node, SKG.unit, Literal(r.unit)
         yield node, SKG.evidence, Literal(r.evidence)
-        yield node, SKG.field, Literal(r.field.value)
-        yield node, SKG.startOffset, Literal(r.start)
-        yield node, SKG.endOffset, Literal(r.end)
+        if (r.start, r.end) != (0, 0):  # (0, 0), the default, means the span is not known
+            yield node, SKG.field, Literal(r.field.value)
+            yield node, SKG.startOffset, Literal(r.start)
+            yield node, SKG.endOffset, Literal(r.end)
         yield node, SKG.confidence, _confidence(r.confidence)
         for predicate, source in provenance(r):
             yield node, predicate, source

@@ -70,9 +70,21 @@ def read_records(
     *,
     format: str | None = None,
 ) -> Iterator[Record]:
-    """Read every record of every file, reporting bad records to ``problems``."""
-    for raw in paths:
-        path = Path(raw)
-        name = format or detect(path)
-        reader = get_reader(name)()
-        yield from reader.read(path, problems)
+    """Read every record of every file, reporting bad records to ``problems``.
+
+    A file that cannot be read at all is reported and the other files are still read; only
+    when no file could be read (or in strict mode) is it an error.
+    """
+    paths = [Path(p) for p in paths]
+    failures: list[InputError] = []
+    for path in paths:
+        try:
+            reader = get_reader(format or detect(path))()
+            yield from reader.read(path, problems)
+        except InputError as exc:
+            if problems.strict or len(paths) == 1:
+                raise
+            failures.append(exc)
+            problems.report(str(path), "", "file", str(exc).removeprefix(f"{path}: ") + " (file skipped)")
+    if failures and len(failures) == len(paths):
+        raise InputError(f"none of the {len(paths)} input files could be read; first: {failures[0]}")

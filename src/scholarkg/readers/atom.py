@@ -7,6 +7,7 @@ journal reference. An ``<entry>`` arXiv uses to report a query error is reported
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,10 +36,15 @@ def parse_feed(text: str, path: Path, problems: Problems) -> Iterator[Record]:
         root = ET.fromstring(text)
     except ET.ParseError as exc:
         line, column = exc.position
-        raise InputError(f"{path}: invalid XML at line {line}, column {column}") from None
-    if root.tag != f"{ATOM}feed":
-        raise InputError(f"{path}: not an Atom feed (root element {root.tag!r})")
-    for position, entry in enumerate(root.iter(f"{ATOM}entry"), start=1):
+        entries = list(_salvage_entries(text, path, problems))
+        if not entries:
+            raise InputError(f"{path}: invalid XML at line {line}, column {column}") from None
+        problems.report(str(path), f"line {line}", "xml", f"invalid XML at column {column}; reading the entries that parse")
+    else:
+        if root.tag != f"{ATOM}feed":
+            raise InputError(f"{path}: not an Atom feed (root element {root.tag!r})")
+        entries = list(enumerate(root.iter(f"{ATOM}entry"), start=1))
+    for position, entry in entries:
         where = f"entry {position}"
         entry_id = _text(entry, f"{ATOM}id") or ""
         if "/api/errors" in entry_id:
@@ -77,6 +83,24 @@ def parse_feed(text: str, path: Path, problems: Problems) -> Iterator[Record]:
         record = fields.build(problems)
         if record is not None:
             yield record
+
+
+_ENTRY_BLOCK = re.compile(r"<entry\b.*?(?:</entry>|(?=<entry\b)|\Z)", re.DOTALL)
+_NAMESPACES = ' xmlns="http://www.w3.org/2005/Atom" xmlns:arxiv="http://arxiv.org/schemas/atom"'
+
+
+def _salvage_entries(text: str, path: Path, problems: Problems):
+    """Entries of a broken feed, each parsed on its own; the broken ones are reported."""
+    for position, m in enumerate(_ENTRY_BLOCK.finditer(text), start=1):
+        block = m.group(0)
+        line = text.count("\n", 0, m.start()) + 1
+        if not block.endswith("</entry>"):
+            problems.skip(str(path), f"entry {position} (line {line})", "xml", "truncated entry")
+            continue
+        try:
+            yield position, ET.fromstring(block.replace("<entry", "<entry" + _NAMESPACES, 1))
+        except ET.ParseError:
+            problems.skip(str(path), f"entry {position} (line {line})", "xml", "invalid XML in this entry")
 
 
 class AtomReader(Reader):

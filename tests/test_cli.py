@@ -1,0 +1,90 @@
+"""The command line as users run it: help everywhere, real runs, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from scholarkg.cli import main
+
+
+def test_every_command_has_help(cli):
+    top = cli("--help")
+    assert top.exit_code == 0
+    for name, command in main.commands.items():
+        assert command.help, f"{name} has no help text"
+        assert name in top.stdout
+        result = cli(name, "--help")
+        assert result.exit_code == 0 and "Usage:" in result.stdout
+
+
+def test_build_seed_writes_outputs_and_summary(cli, seed_path, tmp_path):
+    out = tmp_path / "seed"
+    result = cli("build", seed_path, "--out", out)
+    assert result.exit_code == 0, result.stderr
+    for name in ("graph.ttl", "graph.nt", "graph.jsonld", "graph.html", "extraction.jsonl", "summary.json"):
+        assert (out / name).stat().st_size > 0, name
+    assert "papers      18" in result.stdout
+    assert "authors     1" in result.stdout
+    assert "categories  5 (cs.AI, cs.CL, cs.CV, cs.LG, cs.SE)" in result.stdout
+    assert "claims at least 19 records; 18 were read" in result.stdout
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["papers"] == 18 and summary["triples"] > 0
+    assert summary["notes"] == ["maojia-song.txt: the profile claims at least 19 records; 18 were read"]
+
+
+def test_stats_and_export(cli, seed_out, tmp_path):
+    stats = cli("stats", seed_out, "--json")
+    assert stats.exit_code == 0
+    assert json.loads(stats.stdout)["papers"] == 18
+    for fmt, marker in (("turtle", b"@prefix skg:"), ("ntriples", b"<https://w3id.org/scholarkg/id/"),
+                        ("jsonld", b'"@context"'), ("graphml", b"<graphml"), ("nquads", b" .\n"), ("trig", b"@prefix")):
+        target = tmp_path / f"out.{fmt}"
+        result = cli("export", seed_out, "--format", fmt, "-o", target)
+        assert result.exit_code == 0, result.stderr
+        assert marker in target.read_bytes(), fmt
+
+
+def test_query_list_and_formats(cli, seed_out):
+    listing = cli("query", "--list")
+    assert listing.exit_code == 0 and len(listing.stdout.splitlines()) >= 10
+    csv_out = cli("query", seed_out, "--named", "categories", "--format", "csv")
+    assert csv_out.stdout.splitlines()[0] == "category,name,papers,asPrimary"
+    assert "cs.CL,Computation and Language,9,9" in csv_out.stdout
+    as_json = json.loads(cli("query", seed_out, "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", "--format", "json").stdout)
+    assert int(as_json["results"]["bindings"][0]["n"]["value"]) > 100
+
+
+@pytest.mark.parametrize("args,code,message", [
+    (["query", "{out}", "SELECT * FROM <file:///etc/passwd> WHERE { ?s ?p ?o }"], 4, "FROM is refused"),
+    (["query", "{out}", "SELECT * WHERE { ?s ?p }"], 4, "SPARQL error"),
+    (["query", "{out}", "--named", "nope"], 2, "no named query 'nope'"),
+    (["query", "{out}", "--named", "categories", "-p", "colour=red"], 2, "has no parameter 'colour'"),
+    (["stats", "/nonexistent/graph.ttl"], 3, "no such file or folder"),
+    (["build", "/nonexistent.jsonl", "--out", "{tmp}/x"], 3, "no such file"),
+])
+def test_errors_are_one_line_with_exit_code(cli, seed_out, tmp_path, args, code, message):
+    args = [a.replace("{out}", str(seed_out)).replace("{tmp}", str(tmp_path)) for a in args]
+    result = cli(*args)
+    assert result.exit_code == code
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+    assert len([line for line in result.stderr.splitlines() if line.startswith("error:")]) == 1
+
+
+def test_installed_console_script_runs(seed_out):
+    done = subprocess.run([sys.executable, "-m", "scholarkg.cli", "stats", str(seed_out)], capture_output=True, text=True)
+    assert done.returncode == 0 and "papers      18" in done.stdout
+
+
+def test_validate_command(cli, seed_out, tmp_path):
+    good = cli("validate", seed_out)
+    assert good.exit_code == 0 and "conforms" in good.stderr
+    broken = tmp_path / "broken.ttl"
+    text = (seed_out / "graph.ttl").read_text(encoding="utf-8")
+    broken.write_text(text.replace('dcterms:title "Agents\' Last Exam"', 'dcterms:title "A", "B"'), encoding="utf-8")
+    bad = cli("validate", broken)
+    assert bad.exit_code == 1 and "Paper-title" in bad.stdout

@@ -1,0 +1,114 @@
+"""Every named query gives a sensible, non-empty answer on the seed graph."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from scholarkg import api
+from scholarkg.errors import QueryError
+from scholarkg.query import check_query, named_queries
+
+
+def rows(graph, name, **params):
+    return api.query(graph, named=name, **params).to_dicts()
+
+
+def test_at_least_ten_named_queries_with_descriptions():
+    queries = named_queries()
+    assert len(queries) >= 10
+    for q in queries.values():
+        assert q.title and q.description, q.name
+        assert all(f"?{p}" in q.text for p in q.params), q.name
+
+
+def test_papers_by_year(seed_graph):
+    found = rows(seed_graph, "papers-by-year", author="maojia SONG")
+    assert len(found) == 18
+    years = [int(r["year"]) for r in found]
+    assert years == sorted(years, reverse=True)
+    assert rows(seed_graph, "papers-by-year", author="Nobody Here") == []
+
+
+def test_categories(seed_graph):
+    found = {r["category"]: r for r in rows(seed_graph, "categories")}
+    assert set(found) == {"cs.AI", "cs.CL", "cs.CV", "cs.LG", "cs.SE"}
+    assert found["cs.CL"]["papers"] == "9" and found["cs.CL"]["name"] == "Computation and Language"
+
+
+def test_benchmarks_introduced(seed_graph):
+    found = {r["label"]: r for r in rows(seed_graph, "benchmarks-introduced", author="Maojia Song")}
+    assert "Agents' Last Exam" in found
+    assert found["Agents' Last Exam"]["title"] == "Agents' Last Exam"
+    assert len(found) >= 4
+
+
+def test_methods_introduced(seed_graph):
+    labels = {r["label"] for r in rows(seed_graph, "methods-introduced")}
+    assert any("E-GRPO" == label or "Entity-aware Group Relative Policy Optimization" == label for label in labels)
+
+
+def test_models_used(seed_graph):
+    models = {r["model"] for r in rows(seed_graph, "models-used")}
+    assert {"Qwen 3-4B", "Qwen 3-30B"} <= models
+
+
+def test_benchmarks_ranked(seed_graph):
+    ranked = rows(seed_graph, "benchmarks-ranked")
+    top = {r["benchmark"]: int(r["papers"]) for r in ranked}
+    assert top.get("BrowseComp", 0) >= 3
+    counts = [int(r["papers"]) for r in ranked]
+    assert counts == sorted(counts, reverse=True)
+
+
+def test_shared_entities(seed_graph):
+    shared = {r["label"]: int(r["papers"]) for r in rows(seed_graph, "shared-entities")}
+    assert all(n >= 2 for n in shared.values())
+    assert any(label in shared for label in ("GRPO", "Group Relative Policy Optimization"))
+
+
+def test_results_table(seed_graph):
+    results = rows(seed_graph, "results")
+    browsecomp = [r for r in results if r.get("benchmark") == "BrowseComp" and Decimal(r["value"]) == Decimal("48.6")]
+    assert browsecomp and browsecomp[0]["title"].startswith("Search More, Think Less")
+    assert all(r["value"] in r["evidence"] or r["value"].rstrip("0").rstrip(".") in r["evidence"] for r in results)
+
+
+def test_code_repositories(seed_graph):
+    urls = {r["url"]: r["kind"] for r in rows(seed_graph, "code-repositories")}
+    assert urls["https://github.com/FoundationAgents/AutoEnv"] == "code"
+    assert urls["https://social-ai-studio.github.io/CHAIN/"] == "project page"
+
+
+def test_coauthors(seed_graph):
+    found = rows(seed_graph, "coauthors", author="Maojia Song")
+    assert found[0]["authorName"] == "Maojia Song" and found[0]["papers"] == "18"
+
+
+def test_entity_papers_finds_alias(seed_graph):
+    found = rows(seed_graph, "entity-papers", entity="ALE")
+    assert {(r["label"], r["role"]) for r in found} >= {("Agents' Last Exam", "introduces")}
+
+
+def test_evidence(seed_graph):
+    found = rows(seed_graph, "evidence", entity="BrowseComp")
+    assert found and all(r["text"].lower().startswith("browsecomp") for r in found)
+    assert all(0 <= int(r["start"]) < int(r["end"]) for r in found)
+
+
+@pytest.mark.parametrize("text", [
+    "SELECT * WHERE { SERVICE <http://example.org/sparql> { ?s ?p ?o } }",
+    "LOAD <file:///etc/passwd>",
+    "SELECT * FROM NAMED <file:///etc/passwd> WHERE { ?s ?p ?o }",
+    "INSERT DATA { <a:b> <a:c> <a:d> }",
+    "SELECT * WHERE { " + "(" * 300 + "1" + ")" * 300 + " }",
+    "SELECT * WHERE { ?s ?p ?o }" + " " * 200_000,
+])
+def test_unsafe_queries_are_refused(seed_graph, text):
+    with pytest.raises(QueryError):
+        api.query(seed_graph, text)
+
+
+def test_keywords_inside_strings_and_names_are_fine():
+    check_query('SELECT ?from WHERE { ?s <http://x/load> "SERVICE FROM LOAD" . ?s ?from ?o }  # LOAD')
