@@ -1,12 +1,259 @@
-"""Placeholder extractor (regular expressions) until the spaCy pipeline lands."""
-from .model import *
-from .graph.iri import normalise_key
+"""Cross-paper linking: one canonical :class:`~scholarkg.model.Entity` per real thing.
+
+Every extraction is :meth:`Linker.add`-ed; :meth:`Linker.entities` then merges the names:
+
+- names with the same :func:`~scholarkg.extract.names.canonical_key` are one entity
+  ("Group Relative Policy Optimisation" / "...Optimization", "BrowseComp-ZH" / "BrowseComp-zh",
+  "LLaMA-3-8b" / "LLaMA-3-8B");
+- a long form and its aliases are one entity (a mention labelled with the long form carries
+  its short form as an alias);
+- a short form written alone in another paper ("ALE") joins the one entity that defines it,
+  and stays separate when two different entities define the same short form;
+- model variants point to their family (``parent``), and every family up the chain is an
+  entity (``Qwen 3-4B`` -> ``Qwen 3`` -> ``Qwen``); a method built on another points to it
+  (``derived_from``), and that base is an entity too.
+
+The result depends only on the set of extractions added, not on their order.
+
+>>> from scholarkg.model import Extraction, Mention, EntityType, Field
+>>> def m(text, label, aliases=()):
+...     return Mention(text, label, EntityType.METHOD, 0, len(text), Field.ABSTRACT, aliases=aliases)
+>>> linker = Linker()
+>>> linker.add(Extraction("a", (m("Group Relative Policy Optimisation", "Group Relative Policy Optimisation", ("GRPO",)),)))
+>>> linker.add(Extraction("b", (m("GRPO", "GRPO"),)))
+>>> [(e.key, e.label) for e in linker.entities()]
+[('group relative policy optimization', 'Group Relative Policy Optimization')]
+>>> linker.resolve("GRPO").key
+'group relative policy optimization'
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from .model import Entity, EntityType, Extraction
+
+__all__ = ["Linker"]
+
+log = logging.getLogger(__name__)
+
+_TYPE_ORDER = {t: i for i, t in enumerate(EntityType)}
+
+
+@dataclass
+class _Name:
+    """Everything said about one label across papers."""
+
+    label: str
+    types: Counter = field(default_factory=Counter)
+    surfaces: Counter = field(default_factory=Counter)
+    aliases: set[str] = field(default_factory=set)
+    parents: Counter = field(default_factory=Counter)
+    bases: Counter = field(default_factory=Counter)
+    papers: set[str] = field(default_factory=set)
+
+
+class _UnionFind:
+    def __init__(self):
+        self.up: dict[str, str] = {}
+
+    def find(self, x: str) -> str:
+        self.up.setdefault(x, x)
+        while self.up[x] != x:
+            self.up[x] = self.up[self.up[x]]
+            x = self.up[x]
+        return x
+
+    def union(self, a: str, b: str) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            # the smaller key is the root, so the outcome does not depend on insertion order
+            lo, hi = sorted((ra, rb))
+            self.up[hi] = lo
+
+
 class Linker:
-    def __init__(self): self.e={}
-    def add(self, ex):
-        for m in ex.mentions: self.e[normalise_key(m.label)]=Entity(normalise_key(m.label), m.type, m.label)
-        for r in ex.results:
-            for l,t in ((r.model,EntityType.MODEL),(r.benchmark,EntityType.BENCHMARK)):
-                if l: self.e.setdefault(normalise_key(l), Entity(normalise_key(l), t, l))
-    def entities(self): return sorted(self.e.values(), key=lambda e:e.key)
-    def resolve(self, label): return self.e.get(normalise_key(label))
+    """Collects the names of every paper and merges them into canonical entities."""
+
+    def __init__(self):
+        self._names: dict[str, _Name] = {}
+        self._cache: tuple[list[Entity], dict[str, Entity]] | None = None
+
+    # -- collecting ----------------------------------------------------------------------
+    def _name(self, label: str) -> _Name:
+        from .extract.names import canonical_key
+
+        key = canonical_key(label)
+        if key not in self._names:
+            self._names[key] = _Name(label)
+        return self._names[key]
+
+    def add(self, extraction: Extraction) -> None:
+        """Record the mentions and result names of one paper."""
+        from .extract.names import canonical_key
+
+        self._cache = None
+        for m in extraction.mentions:
+            if not canonical_key(m.label):
+                continue
+            n = self._name(m.label)
+            n.types[m.type] += m.confidence
+            n.surfaces[m.text] += 1
+            n.papers.add(extraction.record_id)
+            n.aliases.update(a for a in m.aliases if canonical_key(a))
+            if m.parent:
+                n.parents[m.parent] += 1
+            if m.derived_from:
+                n.bases[m.derived_from] += 1
+        for r in extraction.results:
+            for label, type_ in ((r.model, None), (r.benchmark, EntityType.BENCHMARK), (r.metric, EntityType.METRIC)):
+                if label and canonical_key(label):
+                    n = self._name(label)
+                    if type_ is not None and not n.types:
+                        n.types[type_] += 0.1
+                    n.papers.add(extraction.record_id)
+
+    # -- merging -------------------------------------------------------------------------
+    def _build(self) -> tuple[list[Entity], dict[str, Entity]]:
+        from .extract.gazetteer import load_gazetteer
+        from .extract.names import canonical_key, is_acronym
+
+        gaz = load_gazetteer()
+        names = dict(self._names)
+        self._add_implied(names, gaz)
+        uf = _UnionFind()
+        for key in sorted(names):
+            uf.find(key)
+        # long forms and spelling variants merge; short forms are handled below
+        short_owners: dict[str, set[str]] = defaultdict(set)
+        for key in sorted(names):
+            for alias in sorted(names[key].aliases):
+                akey = canonical_key(alias)
+                if is_acronym(alias):
+                    short_owners[akey].add(key)
+                    continue
+                if akey in names:
+                    uf.union(key, akey)
+        for key in sorted(names):
+            for alias in sorted(names[key].aliases):
+                akey = canonical_key(alias)
+                if is_acronym(alias) and akey in names and akey != key:
+                    owners = {uf.find(k) for k in short_owners[akey]}
+                    if len(owners) == 1 and not names[akey].aliases - names[key].aliases - {names[key].label}:
+                        uf.union(key, akey)
+        groups: dict[str, list[str]] = defaultdict(list)
+        for key in sorted(names):
+            groups[uf.find(key)].append(key)
+        entities: list[Entity] = []
+        by_name: dict[str, Entity] = {}
+        label_of_key: dict[str, str] = {}
+        members: dict[str, list[str]] = {}
+        for root, keys in groups.items():
+            label = self._choose_label([names[k] for k in keys], gaz)
+            ekey = canonical_key(label)
+            members[ekey] = keys
+            for k in keys:
+                label_of_key[k] = ekey
+        for ekey, keys in sorted(members.items()):
+            group = [names[k] for k in keys]
+            types: Counter = Counter()
+            surfaces: set[str] = set()
+            parents: Counter = Counter()
+            bases: Counter = Counter()
+            for n in group:
+                types.update(n.types)
+                surfaces.update(n.surfaces)
+                surfaces.update(n.aliases)
+                surfaces.add(n.label)
+                parents.update(n.parents)
+                bases.update(n.bases)
+            label = self._choose_label(group, gaz)
+            type_ = max(sorted(types, key=_TYPE_ORDER.get), key=lambda t: types[t]) if types else EntityType.METHOD
+            parent = self._pick(parents, canonical_key, label_of_key, ekey)
+            base = self._pick(bases, canonical_key, label_of_key, ekey)
+            aliases = tuple(sorted(s for s in surfaces if s != label))
+            entity = Entity(key=ekey, type=type_, label=label, aliases=aliases, parent=parent, derived_from=base)
+            entities.append(entity)
+            for k in keys:
+                by_name[k] = entity
+            for s in surfaces:
+                by_name.setdefault(canonical_key(s), entity)
+        entities.sort(key=lambda e: e.key)
+        return entities, by_name
+
+    @staticmethod
+    def _pick(counter: Counter, canonical_key, label_of_key: dict[str, str], own: str) -> str | None:
+        for label, _ in sorted(counter.items(), key=lambda kv: (-kv[1], kv[0])):
+            key = label_of_key.get(canonical_key(label))
+            if key is not None and key != own:
+                return key
+        return None
+
+    @staticmethod
+    def _choose_label(group: list[_Name], gaz) -> str:
+        """The gazetteer's name if the entity is known, else the most used long label."""
+        from .extract.names import is_acronym
+
+        for n in sorted(group, key=lambda n: n.label):
+            entry = None if is_acronym(n.label) else gaz.lookup(n.label)
+            if entry is not None:
+                return entry.canonical
+        ranked = sorted(group, key=lambda n: (is_acronym(n.label), -len(n.papers), -sum(n.surfaces.values()), n.label))
+        return ranked[0].label
+
+    def _add_implied(self, names: dict[str, _Name], gaz) -> None:
+        """Families of model variants and bases of derived methods become entities too."""
+        from .extract.modelnames import parse_known_model
+        from .extract.names import canonical_key
+
+        families = {name: e.canonical for e in gaz.of_type(EntityType.MODEL) for name in e.names}
+        pending = [(n.label, n) for n in list(names.values())]
+        while pending:
+            label, n = pending.pop()
+            for parent in list(n.parents):
+                chain_type = EntityType.MODEL
+                pkey = canonical_key(parent)
+                if pkey not in names:
+                    pn = _Name(parent)
+                    pn.types[chain_type] += 0.1
+                    parsed = parse_known_model(parent, families)
+                    if parsed is not None and parsed.parent:
+                        pn.parents[parsed.parent] += 1
+                    names[pkey] = pn
+                    pending.append((parent, pn))
+            for base in list(n.bases):
+                bkey = canonical_key(base)
+                if bkey not in names:
+                    bn = _Name(base)
+                    entry = gaz.lookup(base)
+                    bn.types[entry.type if entry else EntityType.METHOD] += 0.1
+                    if entry is not None:
+                        bn.aliases.update(entry.aliases)
+                    names[bkey] = bn
+
+    # -- queries -------------------------------------------------------------------------
+    def _built(self) -> tuple[list[Entity], dict[str, Entity]]:
+        if self._cache is None:
+            self._cache = self._build()
+        return self._cache
+
+    def entities(self) -> list[Entity]:
+        """Canonical entities sorted by key (deterministic for the same extractions)."""
+        return list(self._built()[0])
+
+    def get(self, label: str) -> Entity | None:
+        """Like :meth:`resolve`, but ``None`` for an unknown name."""
+        from .extract.names import canonical_key
+
+        return self._built()[1].get(canonical_key(label))
+
+    def resolve(self, label: str) -> Entity:
+        """The entity a mention label, alias or result name belongs to; KeyError if unknown."""
+        from .extract.names import canonical_key
+
+        try:
+            return self._built()[1][canonical_key(label)]
+        except KeyError:
+            raise KeyError(f"no entity named {label!r}") from None

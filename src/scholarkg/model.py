@@ -140,6 +140,7 @@ class Result:
     start: int = 0
     end: int = 0
     confidence: float = 0.5
+    baseline: str | None = None  # for a gain ("up 12.56" over FRONT): the system compared with
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,12 +1,57 @@
-"""Placeholder extractor (regular expressions) until the spaCy pipeline lands."""
-import re
-from ..model import *
-EXTRACTOR_NAME="scholarkg-extractor"; EXTRACTOR_VERSION="0.0-scratch"
-def extract_many(records, nlp=None, batch_size=64):
-    for r in records:
-        ms=[]
-        for m in re.finditer(r"\b(GRPO|BrowseComp)\b", r.abstract):
-            ms.append(Mention(m.group(0), m.group(0), EntityType.METHOD if m.group(0)=="GRPO" else EntityType.BENCHMARK, m.start(), m.end(), Field.ABSTRACT, Role.USES, 0.6))
-        res=[Result(Decimal(m.group(1)), m.group(0), "SMTL", "BrowseComp", None, "%", Field.ABSTRACT, m.start(), m.end()) for m in re.finditer(r"BrowseComp \((\d+\.\d)\\\\%\)", r.abstract)]
-        links=[Link(m.group(0).rstrip('.'), LinkKind.CODE if 'github.com' in m.group(0) else LinkKind.PROJECT, m.start(), m.end()) for m in re.finditer(r"https?://\S+", r.abstract)]
-        yield r, Extraction(r.id, tuple(ms), tuple(res), tuple(links), EXTRACTOR_VERSION)
+"""Entity extraction: a :class:`~scholarkg.model.Record` in, an :class:`~scholarkg.model.Extraction` out.
+
+>>> from scholarkg.model import Record
+>>> ex = extract(Record(id="x", title="KAIROS: a benchmark",
+...     abstract="We introduce KAIROS, a benchmark for peer pressure, and train with GRPO."))
+>>> sorted((m.text, m.type.value, m.role.value) for m in ex.mentions)[:2]
+[('GRPO', 'Method', 'uses'), ('KAIROS', 'Benchmark', 'introduces')]
+
+The pipeline (see :mod:`scholarkg.extract.pipeline`) is built once per process and reused.
+:func:`extract_many` streams records through ``nlp.pipe`` in one process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from ..model import Extraction, Record
+
+if TYPE_CHECKING:  # pragma: no cover
+    import spacy
+
+__all__ = ["EXTRACTOR_NAME", "EXTRACTOR_VERSION", "load_pipeline", "extract", "extract_many"]
+
+EXTRACTOR_NAME = "scholarkg-extractor"
+EXTRACTOR_VERSION = "0.1.0"
+
+
+def load_pipeline() -> "spacy.Language":
+    """The extraction pipeline (cached; no network; spaCy is imported on first use)."""
+    from .pipeline import load_pipeline as _load
+
+    return _load()
+
+
+def _extractor_id() -> str:
+    return f"{EXTRACTOR_NAME}/{EXTRACTOR_VERSION}"
+
+
+def extract(record: Record, nlp=None) -> Extraction:
+    """Mentions, results and links of one record."""
+    from .convert import doc_to_extraction, record_text
+
+    nlp = nlp or load_pipeline()
+    return doc_to_extraction(record, nlp(record_text(record)), _extractor_id())
+
+
+def extract_many(
+    records: Iterable[Record], *, nlp=None, batch_size: int = 64
+) -> Iterator[tuple[Record, Extraction]]:
+    """Extract from many records, streaming them through ``nlp.pipe`` (one process)."""
+    from .convert import doc_to_extraction, record_text
+
+    nlp = nlp or load_pipeline()
+    pairs = ((record_text(r), r) for r in records)
+    for doc, record in nlp.pipe(pairs, as_tuples=True, batch_size=batch_size):
+        yield record, doc_to_extraction(record, doc, _extractor_id())

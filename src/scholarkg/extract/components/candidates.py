@@ -1,0 +1,108 @@
+"""Name-shaped phrases that no gazetteer knows: coined names of new things.
+
+"HarnessDev", "KAIROS", "E-GRPO", "AutoEnv-36", "P$^2$-MOPD", "Trust-Align", "Tongyi
+DeepResearch", "Mirothinker-v1.0": a token with an inner capital, two or more capitals, or
+letters mixed with digits is a name; capitalised words right before it join it. The subject
+of a title ("HarnessDev: Can LLMs ...") is a candidate too. Spans go to
+``doc.spans["candidates"]`` with an empty label: the entity component types them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span, Token
+
+from ..cues import FUNCTION_WORDS, NOT_NAMES
+
+__all__ = ["CandidateFinder", "SPANS_KEY", "is_name_token", "title_subject"]
+
+SPANS_KEY = "candidates"
+_HAS_INNER_CAP = re.compile(r".[A-Z]")
+_HAS_DIGIT_AND_LETTER = re.compile(r"(?=.*\d)(?=.*[A-Za-z])")
+_NUMBERISH = re.compile(r"^[\d.,%x×]+[A-Za-z]?$|^\d+(?:\.\d+)?[KkMmBbTt]$|^\d+(st|nd|rd|th|D|d)$")
+_URLISH = re.compile(r"https?://|www\.|\.(com|org|io|net|ai)\b")
+
+
+def _title_case_compound(text: str) -> bool:
+    """"Real-World", "Multi-Agent", "Long-Horizon": capitalised words joined by hyphens."""
+    parts = text.split("-")
+    return len(parts) > 1 and all(p.isalpha() and (p.istitle() or p.islower()) for p in parts)
+
+
+def is_name_token(token: Token, *, in_title: bool = False) -> bool:
+    """True for tokens shaped like a coined name."""
+    text = token.text
+    if in_title and _title_case_compound(text):
+        return False
+    if len(text) < 2 or text in NOT_NAMES or token.like_url or token.like_email or _URLISH.search(text):
+        return False
+    if not text[0].isalnum() and not text.startswith(("$", "\\")):
+        return False
+    if _NUMBERISH.match(text):
+        return False
+    letters = [c for c in text if c.isalpha()]
+    if len(letters) < 2 and not text[0].isalpha():
+        return False
+    if _HAS_INNER_CAP.search(text):
+        return True
+    return bool(_HAS_DIGIT_AND_LETTER.match(text)) and text[0].isalpha() and not text[0].islower()
+
+
+def _capitalised(token: Token) -> bool:
+    t = token.text
+    return t[:1].isupper() and t.lower() not in FUNCTION_WORDS and t.isalpha()
+
+
+def title_subject(doc: Doc, title_end: int) -> Span | None:
+    """``NAME`` of a title written "NAME: subtitle", when NAME is short."""
+    colon = next((t.i for t in doc if t.idx < title_end and t.text == ":"), None)
+    if colon is None or colon == 0 or colon > 6:
+        return None
+    span = doc[0:colon]
+    if any(t.text.lower() in FUNCTION_WORDS for t in span if t.i > 0):
+        return None
+    if not all(t.text[:1].isupper() or t.text[:1].isdigit() or t.text.startswith("$") for t in span
+               if t.is_alpha or t.text[:1].isalnum()):
+        return None
+    return span
+
+
+class CandidateFinder:
+    def __init__(self, max_words: int = 4):
+        self.max_words = max_words
+        if not Doc.has_extension("title_end"):
+            Doc.set_extension("title_end", default=0)
+
+    def __call__(self, doc: Doc) -> Doc:
+        spans: list[Span] = []
+        title_end = doc._.title_end
+        i, n = 0, len(doc)
+        while i < n:
+            token = doc[i]
+            in_title = token.idx < title_end
+            if not is_name_token(token, in_title=in_title):
+                i += 1
+                continue
+            start, end = i, i + 1
+            if not in_title:
+                while start > token.sent.start and i - start < self.max_words - 1:
+                    prev = doc[start - 1]
+                    if not _capitalised(prev) or prev.is_sent_start:
+                        break
+                    start -= 1
+            while end < n and end - start < self.max_words and is_name_token(doc[end]) and not in_title:
+                end += 1
+            spans.append(Span(doc, start, end))
+            i = end
+        subject = title_subject(doc, title_end)
+        if subject is not None:
+            spans.append(Span(doc, subject.start, subject.end, label="TITLE"))
+        doc.spans[SPANS_KEY] = spans
+        return doc
+
+
+@Language.factory("scholarkg_candidates", default_config={"max_words": 4})
+def make_candidates(nlp: Language, name: str, max_words: int) -> CandidateFinder:
+    return CandidateFinder(max_words=max_words)

@@ -1,0 +1,67 @@
+"""From a processed ``Doc`` to the typed :class:`~scholarkg.model.Extraction`.
+
+The text given to the pipeline is ``title + "\\n\\n" + abstract``; offsets are mapped back to
+the field they fall in, so ``field_text[start:end] == text`` for every mention.
+"""
+
+from __future__ import annotations
+
+from spacy.tokens import Doc
+
+from ..model import EntityType, Extraction, Field, Link, Mention, Record, Result, Role
+
+__all__ = ["record_text", "doc_to_extraction", "SEPARATOR"]
+
+SEPARATOR = "\n\n"
+
+
+def record_text(record: Record) -> str:
+    """The text the pipeline reads for a record."""
+    return f"{record.title}{SEPARATOR}{record.abstract or ''}"
+
+
+def _field(record: Record, start: int, end: int) -> tuple[Field, int, int] | None:
+    title_len = len(record.title)
+    if end <= title_len:
+        return Field.TITLE, start, end
+    offset = title_len + len(SEPARATOR)
+    if start >= offset:
+        return Field.ABSTRACT, start - offset, end - offset
+    return None
+
+
+def doc_to_extraction(record: Record, doc: Doc, extractor: str = "") -> Extraction:
+    mentions = []
+    for span in doc.spans.get("entities", []):
+        where = _field(record, span.start_char, span.end_char)
+        if where is None:
+            continue
+        field, start, end = where
+        role = span._.role or Role.MENTIONS
+        confidence = round(min(span._.confidence, span._.role_confidence + 0.2), 3)
+        mentions.append(Mention(
+            text=span.text, label=span.id_ or span.text, type=EntityType(span.label_), start=start, end=end,
+            field=field, role=role, confidence=confidence, aliases=tuple(span._.aliases or ()),
+            parent=span._.parent, derived_from=span._.derived_from,
+        ))
+    results = []
+    for r in doc._.results or ():
+        where = _field(record, r.start, r.end)
+        if where is None:
+            continue
+        field, start, end = where
+        results.append(Result(
+            value=r.value, evidence=doc.text[r.sent_start : r.sent_end].strip(), model=r.model,
+            benchmark=r.benchmark, metric=r.metric, unit=r.unit, field=field, start=start, end=end,
+            confidence=r.confidence, baseline=r.baseline,
+        ))
+    links = []
+    seen = set()
+    for url, kind, s, e in doc._.links or ():
+        where = _field(record, s, e)
+        if where is None or url in seen:
+            continue
+        seen.add(url)
+        links.append(Link(url=url, kind=kind, start=where[1], end=where[2], field=where[0]))
+    return Extraction(record_id=record.id, mentions=tuple(mentions), results=tuple(results),
+                      links=tuple(links), extractor=extractor)
