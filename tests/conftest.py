@@ -33,10 +33,12 @@ def seed_path() -> Path:
 
 @pytest.fixture(scope="session")
 def seed_build():
-    """The seed profile built in memory once for the whole test session."""
+    """The seed profile built in memory once for the whole test session, as `make demo` builds
+    it (with the curation file the build finds beside it)."""
+    from scholarkg.curate import find_curation
     from scholarkg.pipeline import build
 
-    return build([SEED])
+    return build([SEED], curation=find_curation([SEED]))
 
 
 @pytest.fixture(scope="session")

@@ -75,7 +75,9 @@ def stand_in(table: dict, version: str, results: dict = RESULTS):
 
 
 def use_extractor(monkeypatch, table: dict, version: str, results: dict = RESULTS) -> None:
+    """Make builds use the stand-in; ``table`` values may be enum members or their values."""
     import scholarkg.extract
 
+    table = {name: (EntityType(t), Role(r)) for name, (t, r) in table.items()}
     monkeypatch.setattr(scholarkg.extract, "extract_many", stand_in(table, version, results))
     monkeypatch.setattr(scholarkg.extract, "EXTRACTOR_VERSION", version)

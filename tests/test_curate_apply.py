@@ -10,6 +10,7 @@ from rdflib import Literal, URIRef
 from rdflib.namespace import DCTERMS, PROV, RDF, SKOS
 
 from scholarkg.curate import append_correction
+from scholarkg.curate.state import entity_key
 from scholarkg.errors import Problems
 from scholarkg.graph import iri
 from scholarkg.graph.load import load_graph
@@ -83,7 +84,7 @@ def test_round_trip_curate_rebuild_with_changed_extractor(tmp_path, monkeypatch,
         assert {str(v) for v in graph.objects(None, URIRef(str(PROV) + "wasAttributedTo"))} == {str(iri.extractor(version))}
 
     check(load_graph(out), "fake-1")
-    assert _entity(load_graph(out), ALE) == iri.entity(ALE)
+    assert _entity(load_graph(out), ALE) == iri.entity(entity_key(ALE))
     use_extractor(monkeypatch, V2, "fake-2")
     more = [*PAPERS, {"title": "A New Paper on ALE", "abstract": "We revisit ALE with GRPO.", "year": 2026,
                       "authors": ["Maojia Song"]}]
@@ -92,7 +93,7 @@ def test_round_trip_curate_rebuild_with_changed_extractor(tmp_path, monkeypatch,
     assert second.exit_code == 0 and "stale" not in second.output, second.output
     graph = load_graph(out)
     check(graph, "fake-2")
-    assert _entity(graph, ALE) == iri.entity(ALE)  # the same IRI whichever extractor found it
+    assert _entity(graph, ALE) == iri.entity(entity_key(ALE))  # the same IRI whichever extractor found it
     # The new paper's mention of "ALE" resolves to the curated entity (ALE is its alias).
     assert ("A New Paper on ALE", "mentions", ALE) in _links(graph)
     assert json.loads((out / "build.json").read_text())["curation"] == "../papers.curation.toml"
@@ -102,7 +103,7 @@ def test_merge_moves_mentions_and_results_and_keeps_names(tmp_path, monkeypatch)
     result, problems = _build(tmp_path, monkeypatch, [{"action": "merge", "entity": "BrowseComp ZH", "into": "BrowseComp"}])
     g = result.graph
     node = _entity(g, "BrowseComp")
-    assert _entity(g, "BrowseComp ZH") is None and (iri.entity("BrowseComp ZH"), None, None) not in g
+    assert _entity(g, "BrowseComp ZH") is None and (iri.entity(entity_key("BrowseComp ZH")), None, None) not in g
     assert (node, SKOS.altLabel, Literal("BrowseComp ZH")) in g
     moved = [m for m in g.subjects(SKG.mentionOf, node) if str(g.value(m, SKG.anchorText)) == "BrowseComp ZH"]
     assert len(moved) == 1 and (moved[0], PROV.wasInfluencedBy, None) in g and (moved[0], PROV.wasAttributedTo, None) in g
@@ -123,7 +124,7 @@ def test_rename_changes_label_and_iri_and_keeps_the_old_name(tmp_path, monkeypat
     result, _ = _build(tmp_path, monkeypatch, [{"action": "rename", "entity": "grpo", "label": "Group Relative Policy Optimization"}])
     g = result.graph
     node = _entity(g, "Group Relative Policy Optimization")
-    assert node == iri.entity("Group Relative Policy Optimization")
+    assert node == iri.entity(entity_key("Group Relative Policy Optimization"))
     assert (node, SKOS.altLabel, Literal("GRPO")) in g and _entity(g, "GRPO") is None
     assert (TONGYI, "uses", "Group Relative Policy Optimization") in _links(g)
 
@@ -197,7 +198,8 @@ def test_paper_pins_arxiv_id_and_year(tmp_path, monkeypatch):
     result, _ = _build(tmp_path, monkeypatch, [{"action": "paper", "paper": ALE, "arxiv_id": "2601.01234", "year": 2025}])
     paper = iri.paper("arxiv:2601.01234")
     assert (paper, SKG.arxivId, Literal("2601.01234")) in result.graph
-    assert str(_named(result.graph, "curations", action="paper")[0]["subject"]) == str(paper)
+    (row,) = _named(result.graph, "curations", action="paper")
+    assert (row["node"], row["change"], row["label"]) == (str(paper), "changed paper", ALE)
 
 
 STALE = [

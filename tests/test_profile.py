@@ -16,10 +16,18 @@ from scholarkg.profile import author_profile, profile_html, profile_json
 from scholarkg.query import get_named_query, run_query
 
 
+# What the stand-in extractor finds in the seed: just these two names, wherever they occur.
+SEED_FINDS = {"GRPO": ("Method", "uses"), "BrowseComp": ("Benchmark", "evaluatesOn")}
+
+
 @pytest.fixture(scope="module")
 def curated_seed(repo_root):
-    """The seed profile built with the example curation file."""
-    return build([repo_root / "examples" / "maojia-song.txt"], curation=repo_root / "examples" / "maojia-song.curation.toml")
+    """The seed profile built with the example curation file, by an extractor whose output the
+    tests know (so what is curated and what is extracted is fixed)."""
+    with pytest.MonkeyPatch.context() as patch:
+        use_extractor(patch, SEED_FINDS, "stand-in")
+        return build([repo_root / "examples" / "maojia-song.txt"],
+                     curation=repo_root / "examples" / "maojia-song.curation.toml")
 
 
 def test_profile_facts_of_the_seed_author(curated_seed):
@@ -54,6 +62,7 @@ def test_json_facts_are_the_named_queries_answers(curated_seed):
     assert labels("curated") == {e["label"] for e in facts["entities"] if e["curated"]}
     assert labels("curated") | labels("extracted") == {e["label"] for e in facts["entities"]}
     assert "KAIROS" in labels("curated") - labels("extracted")  # only the curation file links it
+    assert "GRPO" in labels("curated") & labels("extracted")  # its role curated in one paper, extracted in others
     assert json.loads(profile_json(facts)) == facts
 
 

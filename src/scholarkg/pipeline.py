@@ -31,7 +31,9 @@ __all__ = ["Build", "build", "unique_records", "summarise", "write_outputs", "OU
 
 log = logging.getLogger(__name__)
 
-OUTPUT_FILES = ("graph.ttl", "graph.jsonld", "graph.nt", "graph.html", "extraction.jsonl", "summary.json", "build.json")
+OUTPUT_FILES = ("graph.ttl", "graph.jsonld", "graph.nt", "graph.html", "extraction.jsonl", "summary.json")
+# write_outputs also writes build.json (scholarkg.manifest): how the folder was built, with
+# paths relative to the folder, so it is left out of the graph outputs above.
 
 
 @dataclass

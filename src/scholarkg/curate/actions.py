@@ -10,7 +10,7 @@ from decimal import Decimal
 from ..graph.iri import normalise_key
 from ..model import Entity, EntityType, Field, Mention, Result, Role
 from .corrections import Action, Correction
-from .state import PARTS, Item, State, find_value, locate
+from .state import PARTS, Item, State, entity_key, find_value, locate
 
 __all__ = ["ACTIONS", "Stale", "APPLIED", "UNCHANGED", "STALE"]
 
@@ -64,16 +64,14 @@ def _split(state: State, c: Correction):
     if existing and _one(state, c.new) != source:
         target = _one(state, c.new)
     else:
-        target = normalise_key(c.new)
+        target = entity_key(c.new)
         if target == source:
             raise Stale(f"{c.new!r} is the label of {c.entity!r}; give the new entity another name")
         if existing:  # an alias of the entity being split: the name leaves it
             entity = state.entities[source]
-            state.put(replace(entity, aliases=tuple(a for a in entity.aliases if normalise_key(a) != target)))
+            state.put(replace(entity, aliases=tuple(a for a in entity.aliases if entity_key(a) != target)))
         if target not in state.entities:
             state.put(Entity(target, c.type or state.entities[source].type, c.new))
-            state.fact(c.id, target, "label", c.new)
-            state.fact(c.id, target, "type", state.entities[target].type.value)
     items = [item for _i, item in state.mentions_of(source, papers)]
     items += [r for i in papers for r in state.results[i] if source in r.keys.values()]
     if not items:
@@ -91,7 +89,7 @@ def _relabel(state: State, key: str, label: str, cid: str) -> str:
     """Make ``label`` the canonical label of entity ``key`` (the old label becomes an alias);
     the entity's key, and so its IRI, follows its canonical name. Returns the new key."""
     entity = state.entities[key]
-    new_key = normalise_key(label)
+    new_key = entity_key(label)
     if new_key != key:
         if new_key in state.entities:
             state.merge(key, new_key, cid)
@@ -102,9 +100,7 @@ def _relabel(state: State, key: str, label: str, cid: str) -> str:
     current = state.entities[new_key]
     aliases = tuple(a for a in current.aliases if normalise_key(a) != normalise_key(label))
     state.put(replace(current, label=label, aliases=aliases))
-    state.fact(cid, new_key, "label", label)
-    for name in state.add_aliases(new_key, [entity.label]):
-        state.fact(cid, new_key, "alias", name)
+    state.add_aliases(new_key, [entity.label])
     state.touch(new_key, cid)
     return new_key
 
@@ -125,12 +121,11 @@ def _rename(state: State, c: Correction):
 def _alias(state: State, c: Correction):
     key = _one(state, c.entity)
     others = [k for k in state.find(c.alias) if k != key]
-    if normalise_key(c.alias) in {normalise_key(n) for n in (state.entities[key].label, *state.entities[key].aliases)} and not others:
+    if entity_key(c.alias) in {entity_key(n) for n in (state.entities[key].label, *state.entities[key].aliases)} and not others:
         return UNCHANGED, f"{c.alias!r} is already a name of it"
     for other in others:
         state.merge(other, key, c.id)
     state.add_aliases(key, [c.alias])
-    state.fact(c.id, key, "alias", c.alias)
     state.touch(key, c.id)
     merged = f"; merged {len(others)} entity(ies) called so" if others else ""
     return APPLIED, f"alias added{merged}"
@@ -142,7 +137,6 @@ def _retype(state: State, c: Correction):
     if entity.type is c.type:
         return UNCHANGED, f"already a {c.type.value}"
     state.put(replace(entity, type=c.type))
-    state.fact(c.id, key, "type", c.type.value)
     state.touch(key, c.id)
     return APPLIED, f"now a {c.type.value} (was {entity.type.value})"
 
@@ -170,8 +164,8 @@ def _add(state: State, c: Correction):
             labels = ", ".join(repr(state.entities[k].label) for k in keys)
             raise Stale(f"the aliases of {c.entity!r} name {len(keys)} entities ({labels})")
         key = keys[0] if keys else None
-        if key is None and normalise_key(c.entity) in state.entities:
-            key = normalise_key(c.entity)  # a linker entity whose label differs from its key
+        if key is None and entity_key(c.entity) in state.entities:
+            key = entity_key(c.entity)  # a linker entity whose names differ from its key
         elif key is not None:  # known only by an alias: the correction's name becomes its label
             notes.append(f"labelled {c.entity!r} (was {state.entities[key].label!r})")
             key = _relabel(state, key, c.entity, c.id)
@@ -179,19 +173,13 @@ def _add(state: State, c: Correction):
         entity = state.entities[key]
         if entity.type is not c.type:
             state.put(replace(entity, type=c.type))
-            state.fact(c.id, key, "type", c.type.value)
             state.touch(key, c.id)
             notes.append(f"now a {c.type.value} (was {entity.type.value})")
-        for name in state.add_aliases(key, c.aliases):
-            state.fact(c.id, key, "alias", name)
+        if state.add_aliases(key, c.aliases):
             state.touch(key, c.id)
     else:
-        key = normalise_key(c.entity)
-        state.put(Entity(key, c.type, c.entity, tuple(a for a in c.aliases if normalise_key(a) != key)))
-        state.fact(c.id, key, "label", c.entity)
-        state.fact(c.id, key, "type", c.type.value)
-        for name in state.entities[key].aliases:
-            state.fact(c.id, key, "alias", name)
+        key = entity_key(c.entity)
+        state.put(Entity(key, c.type, c.entity, tuple(a for a in c.aliases if normalise_key(a) != normalise_key(c.entity))))
         state.touch(key, c.id)
     role = c.role or Role.MENTIONS
     entity = state.entities[key]
@@ -216,18 +204,18 @@ def _add(state: State, c: Correction):
         added += 1
     if not added and not changed and not notes:
         return UNCHANGED, "already extracted with this role and type"
-    return APPLIED, "; ".join([f"linked to {added} paper(s)" if added else f"role set on {changed} mention(s)", *notes])
+    done = [f"linked to {added} paper(s)"] if added else []
+    done += [f"role set on {changed} mention(s)"] if changed else []
+    return APPLIED, "; ".join(done + notes)
 
 
 def _part_key(state: State, part: str, name: str, cid: str) -> str:
     keys = state.find(name)
     if keys:
         return _one(state, name)
-    key = normalise_key(name)
+    key = entity_key(name)
     if key not in state.entities:
         state.put(Entity(key, _PART_TYPE[part], name))
-        state.fact(cid, key, "label", name)
-        state.fact(cid, key, "type", _PART_TYPE[part].value)
         state.touch(key, cid)
     return key
 

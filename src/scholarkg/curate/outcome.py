@@ -2,19 +2,20 @@
 
 Provenance (prefixes as in :data:`scholarkg.graph.vocab.PREFIXES`)::
 
-    id:curation/c9f6dfe8d17  a skg:Curation, prov:Activity ; dcterms:identifier "c9f6dfe8d17" ;
-        dcterms:type "alias" ; rdfs:label "alias 'Group Relative …' for 'GRPO'" ;
-        rdfs:comment "<note>" ; dcterms:source "maojia-song.curation.toml" .
+    id:curation/c9f6dfe8d17  a skg:Curation ; dcterms:identifier "c9f6dfe8d17" ;
+        skg:curationAction "alias" ; rdfs:label "alias 'Group Relative …' for 'GRPO'" ;
+        rdfs:comment "<the correction's note>" .
     id:mention/…  prov:wasGeneratedBy id:curation/…      # a link the curation file added
     id:mention/…  prov:wasAttributedTo id:agent/extractor/… ;
                   prov:wasInfluencedBy id:curation/…     # an extracted link a correction changed
-    id:entity/…   prov:wasInfluencedBy id:curation/…     # an entity a correction changed
-    id:curation/c9f6dfe8d17-s1  a rdf:Statement ; rdf:subject id:entity/grpo ;
-        rdf:predicate skos:altLabel ; rdf:object "Group Relative …" ;
-        prov:wasGeneratedBy id:curation/c9f6dfe8d17 .     # the exact triple a correction made
+    id:result/…   (the same two ways)                     # a result added, or fixed
+    id:entity/…   prov:wasInfluencedBy id:curation/…     # an entity a correction named, typed, merged…
+    id:paper/…    prov:wasInfluencedBy id:curation/…     # a paper whose facts a correction pins
 
-Extracted statements keep only ``prov:wasAttributedTo`` the extractor, so the two are told
-apart by whether a ``skg:Curation`` generated or influenced them.
+Extracted statements carry only ``prov:wasAttributedTo`` the extractor, so the two are told
+apart by whether a ``skg:Curation`` generated or influenced them. A link the curation file
+adds is a ``skg:Mention`` like an extracted one, with the span of the entity's name when the
+paper's text names it and without a span when it does not.
 """
 
 from __future__ import annotations
@@ -24,14 +25,14 @@ from dataclasses import replace
 from decimal import Decimal
 
 from rdflib import Graph, Literal, URIRef
-from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, SKOS, XSD
+from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, XSD
 
 from ..graph import iri
 from ..graph.builder import ROLE_PROPERTY
-from ..graph.vocab import BIBO, FABIO, SKG
+from ..graph.vocab import SKG
 from ..model import Entity, Extraction, Mention, Result
 from .actions import STALE
-from .state import Item, State
+from .state import Item, State, entity_key
 
 __all__ = ["Outcome", "CuratedLinker"]
 
@@ -46,15 +47,22 @@ class CuratedLinker:
         self._index: dict[str, Entity] = {}
         for e in sorted(entities.values(), key=lambda e: e.key):
             for name in e.aliases:
-                self._index.setdefault(iri.normalise_key(name), e)
+                self._index.setdefault(entity_key(name), e)
         for e in entities.values():  # labels win over aliases
-            self._index[iri.normalise_key(e.label)] = e
+            self._index[entity_key(e.label)] = e
 
     def entities(self) -> list[Entity]:
         return sorted(self._entities.values(), key=lambda e: e.key)
 
-    def resolve(self, label: str) -> Entity | None:
-        return self._index.get(iri.normalise_key(label))
+    def resolve(self, label: str) -> Entity:
+        """The entity called ``label``; KeyError if none (as :meth:`scholarkg.link.Linker.resolve`)."""
+        try:
+            return self._index[entity_key(label)]
+        except KeyError:
+            raise KeyError(f"no entity named {label!r}") from None
+
+    def get(self, label: str) -> Entity | None:
+        return self._index.get(entity_key(label))
 
     def add(self, extraction: Extraction) -> None:  # pragma: no cover - corrected entities are final
         raise TypeError("a curated linker is read-only")
@@ -126,54 +134,21 @@ class Outcome:
             yield mention, PROV.wasGeneratedBy, iri.curation(cid)
 
     def curation_triples(self, graph: Graph) -> Iterator[tuple]:
-        """The curation activities, the entities they changed, and the exact triples they made
-        (only those that are in ``graph``)."""
-        source = Literal(self.session.curation.name) if self.session.curation else None
+        """The curation activities, and the entities and papers they changed (those in ``graph``)."""
         for status in self.statuses:
             if status.state == STALE:
                 continue
             c = status.correction
             node = iri.curation(c.id)
             yield node, RDF.type, SKG.Curation
-            yield node, RDF.type, PROV.Activity
             yield node, DCTERMS.identifier, Literal(c.id)
-            yield node, DCTERMS.type, Literal(c.action.value)
+            yield node, SKG.curationAction, Literal(c.action.value)
             yield node, RDFS.label, Literal(c.describe)
             if c.note:
                 yield node, RDFS.comment, Literal(c.note)
-            if source is not None:
-                yield node, DCTERMS.source, source
-        for key, cids in sorted(self.state.influenced.items()):
-            subject = iri.entity(key)
-            if (subject, None, None) in graph:
-                for cid in cids:
-                    yield subject, PROV.wasInfluencedBy, iri.curation(cid)
-        counter: dict[str, int] = {}
-        for cid, triple in self._statements():
-            if triple in graph:
-                counter[cid] = counter.get(cid, 0) + 1
-                statement = iri.curation(f"{cid} s{counter[cid]}")
-                yield statement, RDF.type, RDF.Statement
-                yield statement, RDF.subject, triple[0]
-                yield statement, RDF.predicate, triple[1]
-                yield statement, RDF.object, triple[2]
-                yield statement, PROV.wasGeneratedBy, iri.curation(cid)
-
-    def _statements(self) -> Iterator[tuple[str, tuple]]:
-        """(correction id, triple) for every entity fact and pinned paper fact a correction made."""
-        for cid, key, kind, value in self.state.facts:
-            node = iri.entity(self.state.current(key))
-            if kind == "label":
-                yield cid, (node, SKOS.prefLabel, Literal(value))
-            elif kind == "type":
-                yield cid, (node, RDF.type, SKG[value])
-            else:
-                yield cid, (node, SKOS.altLabel, Literal(value))
-        for record, cid, name in self.session.paper_statements:
-            paper = iri.paper(iri.paper_key(record.arxiv_id, record.title))
-            if name == "arxiv_id" and record.arxiv_id:
-                yield cid, (paper, SKG.arxivId, Literal(record.arxiv_id))
-            elif name == "year" and record.year is not None:
-                yield cid, (paper, FABIO.hasPublicationYear, Literal(f"{record.year:04d}", datatype=XSD.gYear))
-            elif name == "doi" and record.doi:
-                yield cid, (paper, BIBO.doi, Literal(record.doi))
+        applied = {s.correction.id for s in self.statuses if s.state != STALE}
+        influenced = [(iri.entity(key), cid) for key, cids in sorted(self.state.influenced.items()) for cid in cids]
+        influenced += [(iri.paper(iri.paper_key(r.arxiv_id, r.title)), cid) for r, cid, _f in self.session.paper_statements]
+        for subject, cid in influenced:
+            if cid in applied and (subject, RDF.type, None) in graph:
+                yield subject, PROV.wasInfluencedBy, iri.curation(cid)

@@ -14,9 +14,29 @@ from ..graph.iri import normalise_key
 from ..model import Entity, Extraction, Field, Mention, Record, Result, Role
 from .corrections import arxiv_id_of, title_key
 
-__all__ = ["State", "Item", "PARTS"]
+__all__ = ["State", "Item", "PARTS", "entity_key", "linked"]
 
 PARTS = ("model", "benchmark", "metric")
+
+
+def entity_key(name: str) -> str:
+    """The key the linker gives an entity called ``name`` (so a curated entity gets the IRI an
+    extracted one of that name would); the normalised name when no linker key function exists."""
+    try:
+        from ..extract.names import canonical_key
+    except ImportError:  # pragma: no cover - an extractor without its own keys
+        return normalise_key(name)
+    return canonical_key(name) or normalise_key(name)
+
+
+def linked(linker, label: str | None) -> Entity | None:
+    """The entity ``linker`` resolves ``label`` to, or None (linkers raise KeyError or return None)."""
+    if not label:
+        return None
+    try:
+        return linker.resolve(label)
+    except KeyError:
+        return None
 
 
 @dataclass
@@ -37,13 +57,12 @@ class State:
         self.forward: dict[str, str] = {}  # old entity key -> the key it became
         self.influenced: dict[str, list[str]] = {}  # entity key -> correction ids
         self.unanchored: list[tuple[int, str, Role, str]] = []  # (record index, key, role, correction id)
-        self.facts: list[tuple[str, str, str, str]] = []  # (correction id, entity key, label|type|alias, value)
         self.mentions: list[list[Item]] = []
         self.results: list[list[Item]] = []
         for extraction in extractions:
             ms = []
             for m in extraction.mentions:
-                entity = linker.resolve(m.label)
+                entity = linked(linker, m.label)
                 if entity is not None and entity.key in self.entities:
                     ms.append(Item(m, {"entity": entity.key}))
             self.mentions.append(ms)
@@ -59,9 +78,7 @@ class State:
     # --- finding things ---------------------------------------------------------------
 
     def _resolve_key(self, label: str | None) -> str | None:
-        if not label:
-            return None
-        entity = self.linker.resolve(label)
+        entity = linked(self.linker, label)
         return entity.key if entity is not None and entity.key in self.entities else None
 
     def names(self) -> dict[str, set[str]]:
@@ -69,16 +86,16 @@ class State:
             index: dict[str, set[str]] = {}
             for e in self.entities.values():
                 for name in (e.label, *e.aliases):
-                    index.setdefault(normalise_key(name), set()).add(e.key)
+                    index.setdefault(entity_key(name), set()).add(e.key)
             self._index = index
         return self._index
 
     def find(self, name: str) -> list[str]:
         """Keys of the entities called ``name`` (label or alias), else what the linker resolves it to."""
-        keys = self.names().get(normalise_key(name))
+        keys = self.names().get(entity_key(name))
         if keys:
             return sorted(keys)
-        entity = self.linker.resolve(name)
+        entity = linked(self.linker, name)
         if entity is None:
             return []
         key = self.current(entity.key)
@@ -100,10 +117,6 @@ class State:
     def put(self, entity: Entity) -> None:
         self.entities[entity.key] = entity
         self._index = None
-
-    def fact(self, cid: str, key: str, kind: str, value: str) -> None:
-        """Remember that correction ``cid`` stated a label, type or alias of entity ``key``."""
-        self.facts.append((cid, key, kind, value))
 
     def current(self, key: str) -> str:
         """The key entity ``key`` has now (after merges and renames)."""
@@ -159,8 +172,6 @@ class State:
         gone = self.entities.pop(source)
         self._index = None
         added = self.add_aliases(target, [gone.label, *gone.aliases])
-        for name in added:
-            self.fact(cid, target, "alias", name)
         moved = self.rekey(source, target, cid)
         self.touch(target, cid)
         return moved, added

@@ -105,14 +105,14 @@ def most_used(entities: list[dict], title: str, name: str) -> str:
         ax.barh([_short(e["label"]) for e in rows], [e["papers"] for e in rows],
                 color=[_TYPE_COLOUR.get(e["type"], "#999999") for e in rows])
         ax.set_xlabel("papers")
-        ax.set_title(title)
+        fig.suptitle(title)
         ax.xaxis.get_major_locator().set_params(integer=True)
 
     return _render(name, draw, (4.6, 0.6 + 0.28 * max(len(rows), 2)), title)
 
 
 def timeline(entities: list[dict], limit: int = 14) -> str:
-    """First and latest use of the most used entities (a segment from first to latest year)."""
+    """First and latest use of ``entities`` (most used first): a segment from first to latest year."""
     rows = list(reversed([e for e in entities if e["first"] is not None][:limit]))
 
     def draw(fig):
@@ -126,6 +126,6 @@ def timeline(entities: list[dict], limit: int = 14) -> str:
         low, high = (min(years), max(years)) if years else (0, 1)
         ax.set_xlim(low - 0.5, high + 0.5)
         ax.set_xticks(range(low, high + 1), [str(y) for y in range(low, high + 1)])
-        ax.set_title("First and latest use")
+        fig.suptitle("First and latest use")
 
     return _render("timeline", draw, (4.6, 0.6 + 0.28 * max(len(rows), 2)), "First and latest use of entities")

@@ -65,17 +65,26 @@ def _paper_links(paper: dict) -> str:
     return " ".join(parts)
 
 
+CHART_ROWS = 14  # entities in a chart
+TABLE_ROWS = 40  # entities in the table of use
+
+
+def _used(facts: dict) -> list[dict]:
+    """Models, benchmarks, datasets and methods, most used first (tasks and metrics left out)."""
+    return [e for e in facts["entities"] if e["type"] in ("Model", "Benchmark", "Dataset", "Method")]
+
+
 def _charts(facts: dict) -> str:
     figures = []
     if facts["papers_per_year"]:
         figures.append(charts.papers_per_year(facts["papers_per_year"]))
     if facts["categories_by_year"]:
         figures.append(charts.categories_by_year(facts["categories_by_year"]))
-    if any(e["first"] is not None for e in facts["entities"]):
-        figures.append(charts.timeline(facts["entities"]))
-    used = facts["most_used"]["models"] + facts["most_used"]["benchmarks"]
-    if used:
-        ranked = sorted(used, key=lambda e: (-e["papers"], e["label"].casefold()))
+    used = _used(facts)
+    if any(e["first"] is not None for e in used):
+        figures.append(charts.timeline(used))
+    ranked = [e for e in used if e["type"] != "Method"][:CHART_ROWS]
+    if ranked:
         figures.append(charts.most_used(ranked, "Models and benchmarks used most", "most-used"))
     if not figures:
         return '<p class="muted">No dated papers to chart.</p>'
@@ -121,14 +130,19 @@ def profile_html(facts: dict, *, explorer: str | None = "graph.html") -> str:
     introduced(("Benchmark", "Dataset"), "Benchmarks and datasets introduced")
     introduced(("Method", "Model"), "Methods and models introduced")
 
-    out.append("<h2>Entities used, with first and latest use</h2>")
+    out.append("<h2>Models, benchmarks and methods used most, with first and latest use</h2>")
+    used = _used(facts)
     rows = [
         [links.node(e["iri"], e["label"]) + (' <span class="tag curated">curated</span>' if e["curated"] else ""),
          _e(e["type"]), str(e["papers"]), _e(e["first"]), _e(e["latest"]), str(e["introduced"])]
-        for e in facts["entities"]
+        for e in used[:TABLE_ROWS]
     ]
     out.append(_table(["entity", "type", "papers", "first", "latest", "introduced in"], rows, numeric=(2, 3, 4, 5))
-               if rows else '<p class="muted">No entities recorded.</p>')
+               if rows else '<p class="muted">No models, benchmarks or methods recorded.</p>')
+    rest = len(facts["entities"]) - len(rows)
+    if rest > 0:
+        out.append(f'<p class="muted">{rest} more entities (tasks, metrics and the less used) are in '
+                   "<code>--format json</code> and the named query <code>author-entities</code>.</p>")
 
     out.append("<h2>Collaborators</h2>")
     if facts["collaborators"]:
