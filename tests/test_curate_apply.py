@@ -267,3 +267,52 @@ def test_split_takes_a_name_away_from_the_entity_it_leaves(tmp_path, monkeypatch
     assert (HARNESS, "uses", "Direct Policy Optimisation") in _links(g)
     assert (_entity(g, "Direct Policy Optimisation"), RDF.type, SKG.Method) in g
     assert _entity(g, "DPO") is None  # DPO was only named in that paper
+
+
+EVERY_KIND = [
+    {"action": "add", "paper": ALE, "entity": ALE, "type": "Benchmark", "role": "introduces", "aliases": ["ALE"]},
+    {"action": "add", "paper": HARNESS, "entity": "Evolution Strategies", "type": "Method", "role": "uses"},
+    {"action": "merge", "entity": "BrowseComp ZH", "into": "BrowseComp"},
+    {"action": "split", "entity": "GRPO", "new": "GRPO-variant", "papers": [HARNESS]},
+    {"action": "rename", "entity": "DPO", "label": "Direct Preference Optimization"},
+    {"action": "alias", "entity": "GPT-4o", "alias": "GPT 4 omni"},
+    {"action": "retype", "entity": "ReAct", "type": "Model"},
+    {"action": "drop", "entity": "BrowseComp", "papers": [ALE]},
+    {"action": "result", "paper": TONGYI, "match": {"value": "43.4"}, "set": {"unit": "%"}},
+    {"action": "result", "paper": HARNESS, "set": {"model": "GRPO-variant", "value": "7.7"}, "evidence": "Table 2."},
+    {"action": "result", "paper": ALE, "set": {"model": "GPT-4o", "benchmark": ALE, "value": "12.5", "unit": "%"}},
+    {"action": "paper", "paper": ALE, "arxiv_id": "2601.01234", "doi": "10.1000/ale"},
+]
+
+
+@pytest.mark.parametrize("with_ontology", [False, True])
+def test_a_graph_with_every_kind_of_correction_conforms_to_the_shapes(tmp_path, monkeypatch, with_ontology):
+    from scholarkg.graph.validate import validate
+
+    result, problems = _build(tmp_path, monkeypatch, EVERY_KIND)
+    assert [s.state for s in result.statuses] == ["applied"] * len(EVERY_KIND), [str(s) for s in result.statuses]
+    assert not problems.notes
+    g = result.graph
+    kinds = {str(g.value(c, SKG.curationAction)) for c in g.subjects(RDF.type, SKG.Curation)}
+    assert kinds == {"add", "merge", "split", "rename", "alias", "retype", "drop", "result", "paper"}
+    # A link without a span, and a result without one, are both in this graph.
+    assert any((m, SKG.startOffset, None) not in g for m in g.subjects(PROV.wasGeneratedBy, None) if (m, RDF.type, SKG.Mention) in g)
+    assert any((r, SKG.startOffset, None) not in g for r in g.subjects(PROV.wasGeneratedBy, None) if (r, RDF.type, SKG.Result) in g)
+    report = validate(g, with_ontology=with_ontology)
+    assert report.conforms, "\n".join(map(str, report.violations))
+
+
+def test_the_shapes_tell_curated_from_extracted(tmp_path, monkeypatch):
+    from scholarkg.graph.validate import validate
+
+    result, _ = _build(tmp_path, monkeypatch, EVERY_KIND)
+    g = result.graph
+    generated = sorted(m for m in g.subjects(PROV.wasGeneratedBy, None) if (m, RDF.type, SKG.Mention) in g)[0]
+    g.add((generated, PROV.wasAttributedTo, iri.extractor("fake-1")))  # claims both sources
+    report = validate(g, with_ontology=False)
+    assert not report.conforms and {v.focus for v in report.violations} == {generated}
+    assert "https://w3id.org/scholarkg/shapes#Mention" in {str(v.rule) for v in report.violations}
+    g.remove((generated, PROV.wasAttributedTo, None))
+    g.remove((generated, PROV.wasGeneratedBy, None))  # claims none
+    report = validate(g, with_ontology=False)
+    assert not report.conforms and {v.focus for v in report.violations} == {generated}
