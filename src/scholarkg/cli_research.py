@@ -267,7 +267,8 @@ def enrich(graph, offline, cache, refresh, enrichment, base_url, interval, timeo
     report = enrich_graph(graph, client, enrichment=enrichment, rebuild=not no_rebuild)
     for line in report.lines():
         click.echo(line)
-    click.echo(f"wrote {report.enrichment_file}" + ("" if no_rebuild else f" and rebuilt {graph}/"))
+    written = f"wrote {report.enrichment_file}" if report.enrichment_file.is_file() else "nothing found to keep"
+    click.echo(written + ("" if no_rebuild else f"; rebuilt {graph}/"))
 
 
 @main.command()

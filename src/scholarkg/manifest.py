@@ -75,14 +75,14 @@ def read_manifest(folder: str | Path) -> Manifest:
         value = data.get(name)
         if value is not None and (not isinstance(value, str) or not value):
             raise InputError(f"{path} [{name}]: expected a path or null")
-        return folder / value if value else None
+        return Path(os.path.normpath(folder / value)) if value else None
 
     fmt = data.get("format")
     if fmt is not None and not isinstance(fmt, str):
         raise InputError(f"{path} [format]: expected a format name or null")
     return Manifest(
         folder,
-        tuple(folder / p for p in inputs),
+        tuple(Path(os.path.normpath(folder / p)) for p in inputs),
         fmt,
         optional("curation"),
         optional("enrichment"),

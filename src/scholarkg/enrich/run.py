@@ -16,7 +16,7 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import NetworkError, Problems
+from ..errors import NetworkError, Problem, Problems
 from ..graph.iri import normalise_key
 from ..model import Record
 from .client import ArxivClient
@@ -45,6 +45,16 @@ class EnrichReport:
                 out.append(f"{name:11s} {len(items)}")
         out.append(f"requests    {self.requests}")
         return out
+
+
+class _Unreported(Problems):
+    """Problems of the lookup pass over the inputs: the rebuild that follows reports them."""
+
+    def report(self, path: str, position: str, field: str, message: str) -> None:
+        self.items.append(Problem(str(path), str(position), field, message))
+
+    def note(self, path: str, message: str) -> None:
+        self.notes.append(f"{path}: {message}")
 
 
 def _same_person(a: str, b: str) -> bool:
@@ -100,7 +110,7 @@ def enrich_graph(
     existing = load_enrichment(path) if path.is_file() else None
 
     records: dict[str, tuple[Record, str | None]] = {}
-    for record in read_records(manifest.inputs, Problems(), format=manifest.format):
+    for record in read_records(manifest.inputs, _Unreported(), format=manifest.format):
         pins = session.pins_for(record)
         pinned = next((c.arxiv_id for c in reversed(pins) if c.arxiv_id is not None), None)
         records.setdefault(record.arxiv_id or normalise_key(record.title), (record, pinned))
@@ -153,8 +163,9 @@ def enrich_graph(
             old = existing.lookup(record)
             if index not in entries and old is not None and pinned != "" and (not pinned or old.arxiv_id == pinned):
                 entries[index] = old
-    write_enrichment(path, list(entries.values()))
-    log.info("%s: %d entries", path, len(entries))
+    if entries or path.is_file():
+        write_enrichment(path, list(entries.values()))
+        log.info("%s: %d entries", path, len(entries))
     if rebuild:
         from ..pipeline import build, write_outputs
 
@@ -162,7 +173,7 @@ def enrich_graph(
             manifest.inputs,
             format=manifest.format,
             curation=manifest.curation if curation is not None else None,
-            enrichment=path,
+            enrichment=path if path.is_file() else None,
         )
         write_outputs(result, manifest.folder, html=manifest.html)
     if report.error:

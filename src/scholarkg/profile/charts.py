@@ -32,9 +32,15 @@ def _rc(name: str) -> dict:
 
 
 def _render(name: str, draw, size: tuple[float, float], title: str) -> str:
-    import matplotlib
-    from matplotlib.backends.backend_svg import FigureCanvasSVG
-    from matplotlib.figure import Figure
+    try:
+        import matplotlib
+        from matplotlib.backends.backend_svg import FigureCanvasSVG
+        from matplotlib.figure import Figure
+    except ImportError:
+        from ..errors import UsageError
+
+        raise UsageError("the profile page draws its charts with matplotlib, which is not installed; "
+                         "install the 'profile' extra, or use --format json") from None
 
     with matplotlib.rc_context(_rc(name)):
         fig = Figure(figsize=size, layout="constrained")
