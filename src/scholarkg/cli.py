@@ -258,12 +258,32 @@ def query(graph, sparql, query_file, named, params, fmt, list_queries, allow_rem
 @main.command()
 @click.argument("graph", type=click.Path(path_type=Path))
 @click.option("-o", "--output", required=True, type=click.Path(path_type=Path), help="HTML file to write.")
-@click.option("--title", default="scholarkg explorer", show_default=True)
-def render(graph, output, title):
-    """Write an interactive HTML view of GRAPH that works offline."""
+@click.option("--title", default="scholarkg explorer", show_default=True, help="Page title and heading.")
+@click.option("--focus", metavar="NAME", help="Draw the neighbourhood of one author, paper or entity (name, alias, title, arXiv id or IRI).")
+@click.option("--depth", type=click.IntRange(0, 10), default=1, show_default=True, help="Links to follow from --focus.")
+@click.option("--types", metavar="TYPE,...", help="Keep only these node types, e.g. Benchmark,Model,Paper.")
+@click.option("--min-degree", type=click.IntRange(0), default=0, show_default=True, help="Drop nodes with fewer links.")
+@click.option("--query", "query_file", type=click.Path(exists=True, dir_okay=False, path_type=Path), metavar="FILE.rq",
+              help="Draw the subgraph a SPARQL CONSTRUCT (or DESCRIBE) query returns.")
+@click.option("--max-nodes", type=click.IntRange(0), default=2000, show_default=True,
+              help="Node budget: above it only the most connected part is drawn (0: no limit).")
+def render(graph, output, title, focus, depth, types, min_degree, query_file, max_nodes):
+    """Write an interactive HTML explorer of GRAPH (a build folder or an RDF file) that works offline.
+
+    \b
+    Examples:
+      scholarkg render graphs/maojia-song -o explorer.html
+      scholarkg render graphs/maojia-song -o ale.html --focus "Agents' Last Exam" --depth 2
+      scholarkg render graphs/maojia-song -o entities.html --types Benchmark,Model,Method --min-degree 2
+      scholarkg render graphs/maojia-song -o part.html --query benchmarks.rq
+    """
     from . import api
 
-    api.render(api.load(graph), output, title=title)
+    query_text = query_file.read_text(encoding="utf-8") if query_file else None
+    api.render(
+        api.load(graph), output, title=title, focus=focus, depth=depth,
+        types=types.split(",") if types else None, min_degree=min_degree, query=query_text, max_nodes=max_nodes,
+    )
     click.echo(f"wrote {output}", err=True)
 
 

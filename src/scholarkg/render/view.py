@@ -46,6 +46,18 @@ RELATIONS: dict[URIRef, str] = {
 }
 
 
+# Literal-valued details: predicate -> the attributes it sets.
+_TEXT_ATTRIBUTES = (
+    (DCTERMS.title, ("label", "title")),
+    (DCTERMS.abstract, ("abstract",)),
+    (SKG.arxivId, ("arxiv_id",)),
+    (FOAF.name, ("label",)),
+    (SKG.unit, ("unit",)),
+    (SKG.evidence, ("evidence",)),
+    (SDO.url, ("url", "label")),
+)
+
+
 def _text(value) -> str:
     return str(value) if isinstance(value, Literal) else ""
 
@@ -65,36 +77,32 @@ def to_networkx(graph: Graph) -> nx.MultiDiGraph:
     aliases: dict[URIRef, list[str]] = defaultdict(list)
     categories: dict[URIRef, list[str]] = defaultdict(list)
     notation: dict[URIRef, str] = {}
-    for s, p, o in graph:
-        if s not in attrs:
-            continue
-        a = attrs[s]
-        if p == DCTERMS.title:
-            a["label"] = a["title"] = _text(o)
-        elif p == DCTERMS.abstract:
-            a["abstract"] = _text(o)
-        elif p == FABIO.hasPublicationYear:
-            a["year"] = int(str(o)[:4])
-        elif p == FOAF.page:
-            a["url"] = str(o)
-        elif p == SKG.arxivId:
-            a["arxiv_id"] = _text(o)
-        elif p in (FOAF.name, SKOS.prefLabel):
-            a["label"] = _text(o)
-            if p == SKOS.prefLabel and kinds[s] == "Category":
-                a["name"] = _text(o)
-        elif p == SKOS.notation:
+    # Reading only the predicates shown (not every triple) skips the provenance statements,
+    # which are most of a large graph.
+    for p, keys in _TEXT_ATTRIBUTES:
+        for s, o in graph.subject_objects(p):
+            a = attrs.get(s)
+            if a is not None:
+                for key in keys:
+                    a[key] = _text(o)
+    for s, o in graph.subject_objects(FABIO.hasPublicationYear):
+        if s in attrs:
+            attrs[s]["year"] = int(str(o)[:4])
+    for p, key in ((FOAF.page, "url"), (SKG.value, "value")):
+        for s, o in graph.subject_objects(p):
+            if s in attrs:
+                attrs[s][key] = str(o)
+    for s, o in graph.subject_objects(SKOS.prefLabel):
+        if s in attrs:
+            attrs[s]["label"] = _text(o)
+            if kinds[s] == "Category":
+                attrs[s]["name"] = _text(o)
+    for s, o in graph.subject_objects(SKOS.notation):
+        if s in attrs:
             notation[s] = _text(o)
-        elif p == SKOS.altLabel:
+    for s, o in graph.subject_objects(SKOS.altLabel):
+        if s in attrs:
             aliases[s].append(_text(o))
-        elif p == SKG.value:
-            a["value"] = str(o)
-        elif p == SKG.unit:
-            a["unit"] = _text(o)
-        elif p == SKG.evidence:
-            a["evidence"] = _text(o)
-        elif p == SDO.url:
-            a["url"] = a["label"] = _text(o)
     for node, code in notation.items():
         if node in attrs:
             attrs[node]["label"] = code
@@ -111,9 +119,11 @@ def to_networkx(graph: Graph) -> nx.MultiDiGraph:
         if a["kind"] == "Result":
             a["label"] = f"{a.get('value', '?')}{a.get('unit', '') or ''}"
         a.setdefault("label", str(node).rsplit("/", 1)[-1])
-        nxg.add_node(str(node), **a)
-    for prop, relation in RELATIONS.items():
-        for s, o in graph.subject_objects(prop):
-            if s in attrs and o in attrs:
-                nxg.add_edge(str(s), str(o), key=relation, relation=relation)
+        nxg.add_node(str(node), **dict(sorted(a.items())))  # attributes in a fixed order
+    nxg.add_edges_from(
+        (str(s), str(o), relation, {"relation": relation})
+        for prop, relation in RELATIONS.items()
+        for s, o in graph.subject_objects(prop)
+        if s in attrs and o in attrs
+    )
     return nxg

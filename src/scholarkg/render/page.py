@@ -1,0 +1,253 @@
+"""The data behind an explorer page: nodes with positions and details, links, legend, options.
+
+Nodes and links are collected in a pyvis :class:`~pyvis.network.Network` (filling its
+``nodes`` and ``edges`` lists directly; ``add_edge`` checks every existing edge for a
+duplicate and ``from_nx`` is quadratic) and pyvis's option objects set the vis-network
+physics. The page itself is the project's template (see :mod:`scholarkg.render.explorer`).
+
+Details shown for a node (related papers, results, aliases) come from the whole graph, so a
+node in a small view still lists everything it is linked to; the related nodes that are on
+the page can be clicked.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import defaultdict
+
+import networkx as nx
+
+from .layout import EDGE_LENGTH, layout_positions
+from .select import View
+
+__all__ = ["KIND_STYLE", "RELATION_STYLE", "RELATION_TEXT", "page_data", "PHYSICS_MAX_NODES", "EDGE_LABEL_MAX"]
+
+# kind -> (colour, vis-network shape, legend text); shapes draw their label below the node.
+KIND_STYLE: dict[str, tuple[str, str, str]] = {
+    "Author": ("#e15759", "star", "Author"),
+    "Paper": ("#4e79a7", "square", "Paper"),
+    "Category": ("#9c755f", "diamond", "arXiv category"),
+    "Benchmark": ("#f28e2b", "triangle", "Benchmark"),
+    "Dataset": ("#d4a017", "triangleDown", "Dataset"),
+    "Model": ("#59a14f", "dot", "Model"),
+    "Method": ("#76b7b2", "hexagon", "Method"),
+    "Task": ("#b07aa1", "diamond", "Task"),
+    "Metric": ("#ff9da7", "triangleDown", "Metric"),
+    "Result": ("#8c8c8c", "dot", "Result"),
+    "CodeRepository": ("#2f2f2f", "hexagon", "Code repository"),
+    "ProjectPage": ("#6b6b6b", "square", "Project page"),
+    "WebResource": ("#a0a0a0", "square", "Web page"),
+}
+
+# relation -> (colour, dashed)
+RELATION_STYLE: dict[str, tuple[str, bool]] = {
+    "author": ("#e8a3a4", False),
+    "category": ("#c9b29f", False),
+    "introduces": ("#d62728", False),
+    "evaluatesOn": ("#f28e2b", False),
+    "uses": ("#59a14f", False),
+    "comparesWith": ("#b07aa1", True),
+    "mentions": ("#b8b8b8", True),
+    "reportsResult": ("#8c8c8c", False),
+    "model": ("#59a14f", True),
+    "benchmark": ("#f28e2b", True),
+    "metric": ("#ff9da7", True),
+    "variantOf": ("#76b7b2", False),
+    "derivedFrom": ("#4e79a7", True),
+    "codeRepository": ("#2f2f2f", False),
+    "projectPage": ("#6b6b6b", False),
+}
+
+# relation -> (heading on the source node, heading on the target node)
+RELATION_TEXT: dict[str, tuple[str, str]] = {
+    "author": ("Authors", "Papers"),
+    "category": ("Categories", "Papers"),
+    "introduces": ("Introduces", "Introduced by"),
+    "evaluatesOn": ("Evaluates on", "Evaluated on in"),
+    "uses": ("Uses", "Used by"),
+    "comparesWith": ("Compares with", "Compared with in"),
+    "mentions": ("Mentions", "Mentioned by"),
+    "reportsResult": ("Results", "Reported by"),
+    "model": ("Model", "Results (as model)"),
+    "benchmark": ("Benchmark", "Results (on this benchmark)"),
+    "metric": ("Metric", "Results (in this metric)"),
+    "variantOf": ("Variant of", "Variants"),
+    "derivedFrom": ("Derived from", "Basis of"),
+    "codeRepository": ("Code", "Code of"),
+    "projectPage": ("Project page", "Project page of"),
+}
+
+PHYSICS_MAX_NODES = 400  # above this the positions from Python are final (physics off)
+EDGE_LABEL_MAX = 400  # above this many links, links are told apart by colour only
+RELATED_MAX = 60  # items listed per heading in the details
+LABEL_CHARS = 32
+
+
+def _short(text: str, size: int = LABEL_CHARS) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= size else text[: size - 1].rstrip() + "…"
+
+
+def _http(url: str | None) -> str | None:
+    return url if url and url.lower().startswith(("http://", "https://")) else None
+
+
+def _result_name(graph: nx.MultiDiGraph, node: str) -> str:
+    attrs = graph.nodes[node]
+    parts = {rel: graph.nodes[v].get("label", v) for _, v, rel in graph.out_edges(node, data="relation")}
+    text = attrs.get("label", "")
+    if "model" in parts:
+        text += f" · {parts['model']}"
+    if "benchmark" in parts:
+        text += f" on {parts['benchmark']}"
+    if "metric" in parts:
+        text += f" ({parts['metric']})"
+    return text
+
+
+def _name(graph: nx.MultiDiGraph, node: str) -> str:
+    attrs = graph.nodes[node]
+    return _result_name(graph, node) if attrs["kind"] == "Result" else attrs.get("title") or attrs.get("label", node)
+
+
+def _namer(full: nx.MultiDiGraph):
+    """:func:`_name`, remembered (hubs list the same neighbours again and again)."""
+    cache: dict[str, str] = {}
+
+    def name(node: str) -> str:
+        if node not in cache:
+            cache[node] = _name(full, node)
+        return cache[node]
+
+    return name
+
+
+def _related(full: nx.MultiDiGraph, node: str, index: dict[str, int], name) -> list[list]:
+    """[[heading, items, more], ...]: an item is a page node's index, or the name of a node not on the page."""
+    groups: dict[tuple[int, str], set[str]] = defaultdict(set)
+    order = {rel: i for i, rel in enumerate(RELATION_TEXT)}
+    # The adjacency dicts directly: networkx's edge views cost more than the rest together.
+    for side, adjacency in ((0, full.succ[node]), (1, full.pred[node])):
+        for other, links in adjacency.items():
+            for key, attrs in links.items():
+                rel = attrs.get("relation", key)
+                groups[(2 * order.get(rel, 99) + side, RELATION_TEXT.get(rel, (rel, rel))[side])].add(other)
+    out = []
+    for (_, heading), others in sorted(groups.items()):
+        ranked = sorted(others, key=lambda n: (n not in index, name(n).casefold(), n))
+        items = [index[n] if n in index else name(n) for n in ranked[:RELATED_MAX]]
+        out.append([heading, items, max(0, len(ranked) - RELATED_MAX)])
+    return out
+
+
+def _node_record(full: nx.MultiDiGraph, node: str, index: dict[str, int], pos, degree: int, name) -> dict:
+    attrs = full.nodes[node]
+    kind = attrs["kind"]
+    record = {
+        "id": index[node],
+        "kind": kind,
+        "label": _short(attrs.get("label", node)) if kind != "Result" else attrs.get("label", ""),
+        "name": name(node),
+        "iri": node,
+        "x": pos[0],
+        "y": pos[1],
+        "size": round(min(50.0, 7 + 3 * math.sqrt(degree)), 1),
+        "degree": degree,
+        "related": _related(full, node, index, name),
+    }
+    for key in ("abstract", "evidence", "unit", "value", "arxiv_id"):
+        if attrs.get(key):
+            record[key] = attrs[key]
+    if "year" in attrs:
+        record["year"] = attrs["year"]
+    if attrs.get("categories"):
+        record["categories"] = attrs["categories"].split(" ")
+    if attrs.get("aliases"):
+        record["aliases"] = attrs["aliases"].split("; ")
+    if _http(attrs.get("url")):
+        record["url"] = attrs["url"]
+    return record
+
+
+def _options(n_nodes: int) -> tuple[dict, int]:
+    """vis-network options (physics through pyvis's option objects) and the stabilisation cap."""
+    from pyvis.network import Network
+
+    net = Network(directed=True, cdn_resources="in_line")
+    net.barnes_hut(gravity=-6000, central_gravity=0.08, spring_length=int(EDGE_LENGTH), spring_strength=0.03, damping=0.4, overlap=0.6)
+    physics = 0 < n_nodes <= PHYSICS_MAX_NODES
+    # Few steps are needed from the positions computed in Python; the cap bounds the wait.
+    iterations = 150 if physics else 0
+    net.toggle_physics(physics)
+    net.toggle_stabilization(physics)
+    net.options.physics.stabilization.iterations = iterations
+    net.options.physics.stabilization.updateInterval = 10
+    net.options.edges.smooth.enabled = False
+    net.options.edges.color.inherit = False
+    net.toggle_hide_edges_on_drag(n_nodes > PHYSICS_MAX_NODES)
+    options = json.loads(net.options.to_json())
+    options.pop("configure", None)
+    options["physics"]["maxVelocity"] = 30
+    options["physics"]["minVelocity"] = 1.0
+    options["layout"] = {"improvedLayout": False, "randomSeed": 7}
+    options["interaction"].update({"hover": True, "tooltipDelay": 150, "keyboard": False, "multiselect": False})
+    options["nodes"] = {"borderWidth": 1, "font": {"size": 13, "face": "system-ui, sans-serif", "strokeWidth": 3, "strokeColor": "#ffffff"}}
+    options["edges"].update({"width": 1, "arrows": {"to": {"enabled": True, "scaleFactor": 0.45}},
+                             "font": {"size": 9, "align": "middle", "color": "#555555", "strokeWidth": 2}})
+    return options, iterations
+
+
+def page_data(full: nx.MultiDiGraph, view: View, *, hint: str) -> dict:
+    """Everything the page script needs, as plain JSON-ready values (deterministic order).
+
+    ``full`` is the whole graph (for details), ``view`` the part drawn, ``hint`` the command
+    the budget notice tells the reader to run.
+    """
+    from pyvis.network import Network
+
+    graph = view.graph
+    nodes = sorted(graph.nodes)
+    index = {node: i for i, node in enumerate(nodes)}
+    positions = layout_positions(graph)
+    degree = dict(full.degree())
+    net = Network(directed=True, cdn_resources="in_line")
+    name = _namer(full)
+    net.nodes = [_node_record(full, node, index, positions[node], degree.get(node, 0), name) for node in nodes]
+    edges = sorted((index[u], index[v], rel) for u, v, rel in graph.edges(data="relation"))
+    with_labels = len(edges) <= EDGE_LABEL_MAX
+    net.edges = [{"from": u, "to": v, "relation": rel, **({"label": rel} if with_labels else {})} for u, v, rel in edges]
+    options, iterations = _options(len(nodes))
+
+    kinds = sorted({graph.nodes[n]["kind"] for n in nodes}, key=list(KIND_STYLE).index)
+    categories = {}
+    for node in full.nodes:
+        attrs = full.nodes[node]
+        if attrs["kind"] == "Category":
+            categories[attrs.get("label", "")] = attrs.get("name", "")
+    used = sorted({c for n in net.nodes for c in n.get("categories", ())})
+    years = [n["year"] for n in net.nodes if n["kind"] == "Paper" and "year" in n]
+    relations = sorted({rel for *_, rel in edges}, key=list(RELATION_STYLE).index)
+    notice = ""
+    if not nodes:
+        notice = "Nothing to draw: no node of the graph is in this view (check --focus, --types, --min-degree or --query)."
+    elif view.hidden:
+        notice = (
+            f"Showing the {len(nodes):,} most connected of {view.total:,} nodes; {view.hidden:,} are hidden. "
+            f"To see them, render with a larger budget ({hint} --max-nodes {view.total}) "
+            "or draw a part: --focus NAME --depth 2, --types Benchmark,Model, --min-degree 3."
+        )
+    return {
+        "description": view.description,
+        "notice": notice,
+        "focus": index.get(view.focus) if view.focus else None,
+        "nodes": net.nodes,
+        "edges": net.edges,
+        "options": options,
+        "stabilization": iterations,
+        "kinds": [{"kind": k, "color": KIND_STYLE[k][0], "shape": KIND_STYLE[k][1], "text": KIND_STYLE[k][2]} for k in kinds],
+        "relations": [{"relation": r, "color": RELATION_STYLE[r][0], "dashes": RELATION_STYLE[r][1]} for r in relations],
+        "categories": [{"code": c, "name": categories.get(c, "")} for c in used],
+        "years": [min(years), max(years)] if years else None,
+        "counts": {"nodes": len(nodes), "edges": len(edges), "total": view.total, "hidden": view.hidden},
+    }

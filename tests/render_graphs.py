@@ -1,0 +1,160 @@
+"""Graphs for the explorer tests, built with the project's own graph builder.
+
+``enriched_seed`` adds to the seed graph what the full extractor finds in it (an entity with
+an alias, a result, a model family) and records whose text carries script payloads;
+``synthetic_graph`` makes a graph of about ``n`` explorer nodes with the shape of a real build.
+"""
+
+from __future__ import annotations
+
+import random
+from decimal import Decimal
+
+from rdflib import Graph
+
+from scholarkg.graph.builder import add_all, entity_triples, new_graph, record_triples
+from scholarkg.graph.iri import normalise_key
+from scholarkg.model import (
+    Author,
+    Entity,
+    EntityType,
+    Extraction,
+    Field,
+    Link,
+    LinkKind,
+    Mention,
+    Record,
+    Result,
+    Role,
+)
+
+XSS_IMG = '<img src=x onerror="window.__skgPwned = 1">'
+XSS_SCRIPT = "<script>window.__skgPwned = 2</script>"
+XSS_TITLE = f"Robust agents {XSS_IMG} & friends"
+XSS_ABSTRACT = f"We study {XSS_SCRIPT} injection and {XSS_IMG} payloads in BrowseComp."
+
+
+def _entity(label: str, type_: EntityType, aliases: tuple[str, ...] = (), parent: str | None = None) -> Entity:
+    return Entity(normalise_key(label), type_, label, aliases, normalise_key(parent) if parent else None)
+
+
+def _mention(text: str, abstract: str, type_: EntityType, role: Role, label: str | None = None) -> Mention:
+    start = abstract.index(text)
+    return Mention(text, label or text, type_, start, start + len(text), Field.ABSTRACT, role, 0.9)
+
+
+def _resolver(entities: list[Entity]):
+    by_key = {e.key: e for e in entities}
+    return lambda label: by_key.get(normalise_key(label))
+
+
+def enriched_seed(seed_build) -> Graph:
+    """The seed graph plus what the full extractor finds in the seed's "Agents' Last Exam"
+    record (the benchmark it introduces, with its acronym ALE), a record reporting a result on
+    ALE with a model of the Qwen3 family, and a record whose title, abstract and author name
+    carry script payloads."""
+    graph = new_graph()
+    for triple in seed_build.graph:
+        graph.add(triple)
+    entities = [
+        _entity("Agents' Last Exam", EntityType.BENCHMARK, ("ALE",)),
+        _entity("BrowseComp", EntityType.BENCHMARK),
+        _entity("Qwen3-8B", EntityType.MODEL, ("Qwen3 8B",), parent="Qwen3"),
+        _entity("Qwen3", EntityType.MODEL),
+        _entity("pass rate", EntityType.METRIC),
+    ]
+    resolve = _resolver(entities)
+    ale = next(r for r in seed_build.records if r.title == "Agents' Last Exam")
+    ale_extraction = Extraction(
+        ale.id,
+        (
+            _mention("Agents' Last Exam", ale.abstract, EntityType.BENCHMARK, Role.INTRODUCES),
+            _mention("ALE", ale.abstract, EntityType.BENCHMARK, Role.INTRODUCES, label="Agents' Last Exam"),
+        ),
+        extractor="test",
+    )
+    qwen_abstract = "On ALE, Qwen3-8B reaches a full pass rate of 0.8%, far below experts."
+    qwen = Record(
+        "qwen-ale", "Small models on Agents' Last Exam", qwen_abstract, 2026, ("cs.CL",), "cs.CL",
+        (Author("Maojia Song"), Author("Ada Example")), arxiv_id="2601.00001",
+    )
+    evidence = "Qwen3-8B reaches a full pass rate of 0.8%"
+    qwen_extraction = Extraction(
+        qwen.id,
+        (
+            _mention("ALE", qwen_abstract, EntityType.BENCHMARK, Role.EVALUATES_ON, label="Agents' Last Exam"),
+            _mention("Qwen3-8B", qwen_abstract, EntityType.MODEL, Role.USES),
+            _mention("pass rate", qwen_abstract, EntityType.METRIC, Role.MENTIONS),
+        ),
+        (Result(Decimal("0.8"), evidence, "Qwen3-8B", "Agents' Last Exam", "pass rate", "%", Field.ABSTRACT,
+                qwen_abstract.index(evidence), qwen_abstract.index(evidence) + len(evidence), 0.8),),
+        (Link("https://github.com/example/small-ale", LinkKind.CODE),),
+        "test",
+    )
+    hostile = Record(
+        "hostile-2025", XSS_TITLE, XSS_ABSTRACT, 2025, ("cs.CR",), "cs.CR",
+        (Author(f"Mallory {XSS_SCRIPT}"), Author("Maojia Song")), arxiv_id="2501.00002",
+    )
+    hostile_extraction = Extraction(
+        hostile.id,
+        (_mention("BrowseComp", XSS_ABSTRACT, EntityType.BENCHMARK, Role.EVALUATES_ON),),
+        (),
+        (Link("https://example.org/x?a=<b>", LinkKind.PROJECT),),
+        "test",
+    )
+    for record, extraction in ((ale, ale_extraction), (qwen, qwen_extraction), (hostile, hostile_extraction)):
+        add_all(graph, record_triples(record, extraction, resolve))
+    for entity in entities:
+        add_all(graph, entity_triples(entity))
+    return graph
+
+
+_CATEGORIES = ("cs.CL", "cs.AI", "cs.LG", "cs.CV", "cs.IR", "cs.SE", "cs.RO", "stat.ML", "cs.CR", "cs.DB")
+_TYPES = tuple(EntityType)
+_ROLES = (Role.INTRODUCES, Role.EVALUATES_ON, Role.USES, Role.USES, Role.COMPARES_WITH, Role.MENTIONS)
+
+
+def synthetic_graph(n: int, *, seed: int = 0) -> Graph:
+    """A graph of about ``n`` explorer nodes: papers, authors, entities, results, categories.
+
+    Authors and entities are reused with a skew (a few very common, most rare), as in real
+    collections, so degrees follow a long tail.
+    """
+    rng = random.Random(seed)
+    n_papers = max(1, int(n * 0.36))
+    n_authors = max(1, int(n * 0.3))
+    n_entities = max(1, int(n * 0.24))
+    n_results = max(0, n - n_papers - n_authors - n_entities - len(_CATEGORIES))
+    authors = [Author(f"Author {i:05d}") for i in range(n_authors)]
+    entities = [_entity(f"Entity {i:05d}", _TYPES[i % len(_TYPES)], (f"E{i}",)) for i in range(n_entities)]
+    resolve = _resolver(entities)
+    graph = new_graph()
+
+    def skewed(items: list, k: int, first: int) -> list:
+        picks = {items[first % len(items)]}
+        while len(picks) < min(k, len(items)):
+            picks.add(items[min(int(rng.paretovariate(1.2)) - 1, len(items) - 1) if rng.random() < 0.4 else rng.randrange(len(items))])
+        return sorted(picks, key=lambda x: str(x))
+
+    results_left = n_results
+    for p in range(n_papers):
+        cats = tuple(skewed(list(_CATEGORIES), rng.randint(1, 2), p))
+        paper_authors = tuple(skewed(authors, rng.randint(1, 4), p))
+        paper_entities = skewed(entities, rng.randint(1, 4), p)
+        abstract = " ".join(f"We study {e.label}." for e in paper_entities)
+        mentions = []
+        for e in paper_entities:
+            start = abstract.index(e.label)
+            mentions.append(Mention(e.label, e.label, e.type, start, start + len(e.label), Field.ABSTRACT, rng.choice(_ROLES), 0.7))
+        results = []
+        quota = results_left // max(1, n_papers - p)
+        if results_left and (quota or rng.random() < results_left / max(1, n_papers - p)):
+            results.append(Result(Decimal(f"{rng.randint(100, 999) / 10}"), f"{paper_entities[0].label} scores", paper_entities[0].label,
+                                  paper_entities[-1].label, None, "%", Field.ABSTRACT, 0, 10, 0.6))
+            results_left -= 1
+        record = Record(f"p{p}", f"Synthetic paper {p:05d}", abstract, 2015 + p % 11, cats, cats[0], paper_authors,
+                        arxiv_id=f"{2000 + p % 11:04d}.{p:05d}")
+        add_all(graph, record_triples(record, Extraction(record.id, tuple(mentions), tuple(results), (), "synthetic"), resolve))
+    for entity in entities:
+        add_all(graph, entity_triples(entity))
+    return graph

@@ -1,0 +1,191 @@
+"""The networkx side of the explorer: the graph of things shown, and the parts drawn
+(focus/depth, types, minimum degree, node budget, SPARQL CONSTRUCT subgraph)."""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+
+import networkx as nx
+import pytest
+from render_graphs import enriched_seed, synthetic_graph
+
+from scholarkg.errors import QueryError, UsageError
+from scholarkg.render.select import (
+    construct_view,
+    find_node,
+    keep_min_degree,
+    keep_types,
+    most_connected,
+    neighbourhood,
+    parse_types,
+    select_view,
+)
+from scholarkg.render.view import to_networkx
+
+ALE = "Agents' Last Exam"
+
+
+@pytest.fixture(scope="module")
+def rich_rdf(seed_build):
+    return enriched_seed(seed_build)
+
+
+@pytest.fixture(scope="module")
+def rich(rich_rdf):
+    return to_networkx(rich_rdf)
+
+
+def _by_label(graph: nx.MultiDiGraph, label: str, kind: str) -> str:
+    (node,) = [n for n, a in graph.nodes(data=True) if a.get("label") == label and a["kind"] == kind]
+    return node
+
+
+def test_seed_graph_nodes_and_links(seed_graph):
+    graph = to_networkx(seed_graph)
+    kinds = Counter(kind for _, kind in graph.nodes(data="kind"))
+    assert kinds["Paper"] == 18 and kinds["Author"] == 1 and kinds["Category"] == 5
+    assert kinds["Benchmark"] == 1 and kinds["Method"] == 1
+    author = _by_label(graph, "Maojia Song", "Author")
+    assert graph.in_degree(author) == 18  # every paper -> author
+    relations = Counter(rel for *_, rel in graph.edges(data="relation"))
+    assert relations["author"] == 18 and relations["uses"] >= 3
+
+
+def test_details_of_papers_entities_and_results(rich):
+    paper = next(a for _, a in rich.nodes(data=True) if a.get("title") == ALE and a["kind"] == "Paper")
+    assert paper["year"] == 2026 and "ALE" in paper["abstract"] and paper["categories"]
+    benchmark = rich.nodes[_by_label(rich, ALE, "Benchmark")]
+    assert benchmark["aliases"] == "ALE"
+    result = rich.nodes[_by_label(rich, "0.8%", "Result")]
+    assert result["value"] == "0.8" and result["unit"] == "%" and "pass rate" in result["evidence"]
+    family = _by_label(rich, "Qwen3", "Model")
+    assert [rel for *_, rel in rich.in_edges(family, data="relation")] == ["variantOf"]
+
+
+@pytest.mark.parametrize("name", ["ALE", "ale", "agents' last exam", "Agents' Last Exam"])
+def test_find_node_by_name_or_alias(rich, name, caplog, monkeypatch):
+    # A paper has the same title as the benchmark it introduces: the entity wins, with a warning.
+    monkeypatch.setattr(logging.getLogger("scholarkg"), "propagate", True)  # the CLI turns it off
+    found = find_node(rich, name)
+    assert rich.nodes[found]["kind"] == "Benchmark" and rich.nodes[found]["label"] == ALE
+    ambiguous = "names 2 nodes (Benchmark, Paper)" in caplog.text
+    assert ambiguous == (name.lower() != "ale")
+
+
+def test_find_node_by_title_arxiv_id_and_iri(rich):
+    hostile = find_node(rich, "2501.00002")
+    assert rich.nodes[hostile]["kind"] == "Paper" and "Robust agents" in rich.nodes[hostile]["title"]
+    assert find_node(rich, hostile) == hostile
+    assert rich.nodes[find_node(rich, "maojia song")]["kind"] == "Author"
+
+
+def test_find_node_unknown_suggests_close_names(rich):
+    with pytest.raises(UsageError, match="no node named 'BrowseCmp'.*'BrowseComp'"):
+        find_node(rich, "BrowseCmp")
+
+
+def test_neighbourhood_depths(rich):
+    ale = _by_label(rich, ALE, "Benchmark")
+    assert set(neighbourhood(rich, ale, 0)) == {ale}
+    one = neighbourhood(rich, ale, 1)
+    kinds_one = Counter(kind for _, kind in one.nodes(data="kind"))
+    assert kinds_one == Counter({"Benchmark": 1, "Paper": 2, "Result": 1})
+    two = neighbourhood(rich, ale, 2)
+    assert set(one) < set(two)
+    # Depth 2 reaches the author and the model through the papers and the result.
+    assert _by_label(rich, "Maojia Song", "Author") in two and _by_label(rich, "Qwen3-8B", "Model") in two
+    assert _by_label(rich, "Qwen3", "Model") not in two  # three links away
+    # Links among the kept nodes are kept; the view is a copy, not a live view.
+    assert two.number_of_edges() == rich.subgraph(two.nodes).number_of_edges()
+    two.remove_node(ale)
+    assert ale in rich
+
+
+def test_types(rich):
+    assert parse_types(["benchmark", " Model", "repository"]) == ["Benchmark", "Model", "CodeRepository"]
+    kept = keep_types(rich, ["Benchmark", "Model"])
+    assert {kind for _, kind in kept.nodes(data="kind")} == {"Benchmark", "Model"}
+    assert kept.number_of_nodes() == 4
+    assert [rel for *_, rel in kept.edges(data="relation")] == ["variantOf"]
+    with pytest.raises(UsageError, match="unknown node type 'Gadget'"):
+        parse_types(["Gadget"])
+
+
+def test_min_degree_counts_links_before_removal(rich):
+    kept = keep_min_degree(rich, 3)
+    degree = dict(rich.degree())
+    assert set(kept) == {n for n, d in degree.items() if d >= 3}
+    assert len(kept) < len(rich)
+    ada = _by_label(rich, "Ada Example", "Author")
+    assert ada in keep_min_degree(rich, 3, keep=[ada])
+
+
+def test_budget_keeps_the_most_connected_connected_part():
+    graph = to_networkx(synthetic_graph(600, seed=3))
+    view, hidden = most_connected(graph, 150)
+    assert view.number_of_nodes() == 150 and hidden == graph.number_of_nodes() - 150
+    assert nx.is_connected(view.to_undirected())
+    hub = max(graph.nodes, key=lambda n: (graph.degree(n), n))
+    assert hub in view
+    # Taken by degree from the hub outwards: mean degree well above the graph's.
+    mean = lambda nodes: sum(graph.degree(n) for n in nodes) / len(nodes)  # noqa: E731
+    assert mean(view.nodes) > 1.5 * mean(graph.nodes)
+    same, none_hidden = most_connected(graph, 0)
+    assert none_hidden == 0 and same.number_of_nodes() == graph.number_of_nodes()
+
+
+def test_budget_keeps_the_focus_node():
+    graph = to_networkx(synthetic_graph(600, seed=3))
+    lonely = min(graph.nodes, key=lambda n: (graph.degree(n), n))
+    view, _ = most_connected(graph, 50, keep=[lonely])
+    assert lonely in view and view.number_of_nodes() == 50
+
+
+def test_budget_spans_components_largest_first():
+    graph = nx.MultiDiGraph()
+    for i in range(5):
+        graph.add_edge("big", f"leaf{i}", key="uses", relation="uses")
+    graph.add_edge("small", "other", key="uses", relation="uses")
+    graph.add_node("alone")
+    for node in graph:
+        graph.nodes[node].update(kind="Model", label=node)
+    view, hidden = most_connected(graph, 7)
+    assert hidden == 2 and "alone" not in view
+    assert {"big", "leaf0", "leaf1", "leaf2", "leaf3", "leaf4"} < set(view)
+    assert len({"small", "other"} & set(view)) == 1  # equal degrees: the first by name
+
+
+QUERY = """
+PREFIX skg: <https://w3id.org/scholarkg/ontology#>
+PREFIX dcterms: <http://purl.org/dc/terms/>
+CONSTRUCT { ?paper skg:introduces ?entity . ?paper dcterms:title ?title }
+WHERE { ?paper skg:introduces ?entity ; dcterms:title ?title }
+"""
+
+
+def test_query_subgraph_is_what_construct_returns(rich_rdf, rich):
+    view = construct_view(rich_rdf, rich, QUERY)
+    assert [rel for *_, rel in view.edges(data="relation")] == ["introduces"]
+    (paper, entity) = next(iter(view.edges()))
+    assert view.nodes[entity]["label"] == ALE and view.nodes[entity]["aliases"] == "ALE"
+    assert view.nodes[paper]["kind"] == "Paper" and "abstract" in view.nodes[paper]  # details from the whole graph
+    assert view.number_of_nodes() == 2
+
+
+def test_query_must_construct_and_stay_inside(rich_rdf, rich):
+    with pytest.raises(UsageError, match="CONSTRUCT or DESCRIBE"):
+        construct_view(rich_rdf, rich, "SELECT * WHERE { ?s ?p ?o } LIMIT 1")
+    with pytest.raises(QueryError, match="SERVICE"):
+        construct_view(rich_rdf, rich, "CONSTRUCT { ?s ?p ?o } WHERE { SERVICE <http://example.org/> { ?s ?p ?o } }")
+
+
+def test_select_view_composes_in_order(rich_rdf, rich):
+    view = select_view(rich, focus="ALE", depth=2, types=["Paper", "Author"], max_nodes=3)
+    focus = _by_label(rich, ALE, "Benchmark")
+    assert view.focus == focus and focus in view.graph  # the focus survives the type filter
+    assert view.graph.number_of_nodes() == 3 and view.hidden == view.total - 3
+    assert {kind for _, kind in view.graph.nodes(data="kind")} <= {"Paper", "Author", "Benchmark"}
+    assert "2 links around Agents' Last Exam" in view.description and "types Paper, Author" in view.description
+    queried = select_view(rich, rdf=rich_rdf, query=QUERY, min_degree=1)
+    assert queried.graph.number_of_nodes() == 2 and queried.hidden == 0
