@@ -13,7 +13,7 @@ from decimal import Decimal
 from rdflib import Graph
 
 from scholarkg.graph.builder import add_all, entity_triples, new_graph, record_triples
-from scholarkg.graph.iri import normalise_key
+from scholarkg.extract.names import canonical_key as normalise_key
 from scholarkg.model import (
     Author,
     Entity,

@@ -119,7 +119,7 @@ def pages(seed_build, tmp_path_factory) -> dict[str, Path]:
         "rich-no-csp": re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html),
         "xss-title": render_html(seed_build.graph, title=XSS_TITLE),
         "focus": render_html(rich, focus="ALE", depth=1),
-        "empty": render_html(rich, types=["Task"]),
+        "empty": render_html(rich, min_degree=100_000),
     }
     assert "Content-Security-Policy" not in files["rich-no-csp"]
     for name, text in files.items():
@@ -254,7 +254,7 @@ def test_neighbours_only_and_back(open_page, pages):
     edges = opened.js("() => skgExplorer.data.edges")
     expected = {browsecomp} | {e["to"] for e in edges if e["from"] == browsecomp} | {e["from"] for e in edges if e["to"] == browsecomp}
     opened.page.click("#details button.around")
-    assert {n["id"] for n in _visible(opened)} == expected and len(expected) == 5
+    assert {n["id"] for n in _visible(opened)} == expected and len(expected) > 2
     opened.page.click("#reset")
     assert len(_visible(opened)) == len(opened.js("() => skgExplorer.data.nodes"))
     _clean(opened)
