@@ -38,6 +38,19 @@ test-fast: install-test
 system-deps:
 	@sh scripts/ensure-system-deps.sh
 
+## Retrain the shipped term classifier (reads ../shared/data/tdmsci/train_1500_v2.conll).
+model: install
+	$(BIN)/python -m scholarkg.extract.train
+
+## Extraction scores on the evaluation sets (read from ../shared/data, never trained on).
+eval: install
+	$(BIN)/scholarkg eval ../shared/data/scirex/abstracts.gold.jsonl
+	$(BIN)/scholarkg eval ../shared/data/scierc/test.gold.jsonl
+
+## Extraction speed against the bare spaCy tokenizer.
+bench: install
+	$(BIN)/python bench/bench_extract.py
+
 taxonomy: install
 	$(BIN)/python scripts/make_taxonomy.py ../shared/data/arxiv-taxonomy/taxonomy.json ontology/arxiv-categories.ttl
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from extract_support import extract_nlp  # noqa: F401
+
 from scholarkg.link import Linker
 from scholarkg.model import EntityType, Extraction, Field, Mention
 
@@ -84,3 +86,15 @@ def test_unknown_label():
         pass
     else:  # pragma: no cover
         raise AssertionError("resolve must raise KeyError for an unknown name")
+
+
+def test_stated_variant_is_derived(extract_nlp):
+    from scholarkg.extract import extract
+    from scholarkg.model import Record
+
+    ex = extract(Record(id="a", title="T", abstract="We introduce Adam. We also discuss AdaMax, a variant of Adam."),
+                 extract_nlp)
+    adamax = [m for m in ex.mentions if m.text == "AdaMax"]
+    assert adamax and adamax[0].derived_from == "Adam"
+    linker = _linker([ex])
+    assert linker.resolve("AdaMax").derived_from == linker.resolve("Adam").key

@@ -317,6 +317,24 @@ def stats(graph, as_json):
         _echo_summary(summary)
 
 
+@main.command(name="eval")
+@click.argument("gold", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="Keep the predictions (extraction JSON lines) here.")
+@click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON.")
+def evaluate(gold, output, as_json):
+    """Run the extractor on a document-level gold file and score it.
+
+    GOLD has one paper per line (id, title, abstract, gold entities by type, introduces,
+    results). Prints precision, recall and F1 per entity type, typed and untyped, for
+    `introduces` roles and for results, matching names as the shared scorer does.
+    """
+    from .extract.evaluate import evaluate as run_evaluate
+    from .extract.evaluate import format_report
+
+    scores = run_evaluate(gold, out_path=output)
+    click.echo(json.dumps(scores, indent=2, sort_keys=True) if as_json else format_report(scores))
+
+
 @main.command()
 @click.argument("graph", type=click.Path(path_type=Path))
 def validate(graph):

@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["EXTRACTOR_NAME", "EXTRACTOR_VERSION", "load_pipeline", "extract", "extract_many"]
 
 EXTRACTOR_NAME = "scholarkg-extractor"
-EXTRACTOR_VERSION = "0.1.0"
+EXTRACTOR_VERSION = "0.2.0"
 
 
 def load_pipeline() -> "spacy.Language":
@@ -40,9 +40,10 @@ def _extractor_id() -> str:
 def extract(record: Record, nlp=None) -> Extraction:
     """Mentions, results and links of one record."""
     from .convert import doc_to_extraction, record_text
+    from .doctext import make_doc
 
     nlp = nlp or load_pipeline()
-    return doc_to_extraction(record, nlp(record_text(record)), _extractor_id())
+    return doc_to_extraction(record, nlp(make_doc(nlp, record_text(record))), _extractor_id())
 
 
 def extract_many(
@@ -50,8 +51,9 @@ def extract_many(
 ) -> Iterator[tuple[Record, Extraction]]:
     """Extract from many records, streaming them through ``nlp.pipe`` (one process)."""
     from .convert import doc_to_extraction, record_text
+    from .doctext import make_doc
 
     nlp = nlp or load_pipeline()
-    pairs = ((record_text(r), r) for r in records)
+    pairs = ((make_doc(nlp, record_text(r)), r) for r in records)
     for doc, record in nlp.pipe(pairs, as_tuples=True, batch_size=batch_size):
         yield record, doc_to_extraction(record, doc, _extractor_id())

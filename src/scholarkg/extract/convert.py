@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from spacy.tokens import Doc
 
-from ..model import EntityType, Extraction, Field, Link, Mention, Record, Result, Role
+from .doctext import info
+from ..model import Extraction, Field, Link, Mention, Record, Result, Role
 
 __all__ = ["record_text", "doc_to_extraction", "SEPARATOR"]
 
@@ -31,19 +32,21 @@ def _field(record: Record, start: int, end: int) -> tuple[Field, int, int] | Non
 
 
 def doc_to_extraction(record: Record, doc: Doc, extractor: str = "") -> Extraction:
+    from .components.entities import records
+
     mentions = []
-    for span in doc.spans.get("entities", []):
-        where = _field(record, span.start_char, span.end_char)
+    for r in records(doc):
+        where = _field(record, r.start_char, r.end_char)
         if where is None:
             continue
         field, start, end = where
-        role = span._.role or Role.MENTIONS
-        confidence = round(min(span._.confidence, span._.role_confidence + 0.2), 3)
+        role = r.role or Role.MENTIONS
+        confidence = round(min(r.confidence, r.role_confidence + 0.2), 3)
         mentions.append(Mention(
-            text=span.text, label=span.id_ or span.text, type=EntityType(span.label_), start=start, end=end,
-            field=field, role=role, confidence=confidence, aliases=tuple(span._.aliases or ()),
-            parent=span._.parent, derived_from=span._.derived_from,
+            text=r.text, label=r.label, type=r.type, start=start, end=end, field=field, role=role,
+            confidence=confidence, aliases=r.aliases, parent=r.parent, derived_from=r.derived_from,
         ))
+    text = info(doc).text
     results = []
     for r in doc._.results or ():
         where = _field(record, r.start, r.end)
@@ -51,7 +54,7 @@ def doc_to_extraction(record: Record, doc: Doc, extractor: str = "") -> Extracti
             continue
         field, start, end = where
         results.append(Result(
-            value=r.value, evidence=doc.text[r.sent_start : r.sent_end].strip(), model=r.model,
+            value=r.value, evidence=text[r.sent_start : r.sent_end].strip(), model=r.model,
             benchmark=r.benchmark, metric=r.metric, unit=r.unit, field=field, start=start, end=end,
             confidence=r.confidence, baseline=r.baseline,
         ))

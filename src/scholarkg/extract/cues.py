@@ -46,6 +46,8 @@ HEAD_TYPES: dict[str, EntityType] = {
         "sampling alignment".split(), ME),
     **dict.fromkeys("metric measure score criterion indicator".split(), MT),
     **dict.fromkeys("task problem".split(), T),
+    # "AdaMax, a variant of Adam": variants and extensions are usually of methods
+    **dict.fromkeys("variant extension version generalization generalisation modification".split(), ME),
 }
 
 # Endings of coined names ("EdgeBench", "WebWalkerQA", "ResNet", "Trust-Score").
@@ -77,7 +79,11 @@ FUNCTION_WORDS = frozenset(
     should will would not no yes such than then there here which who whom whose what when
     where why how all any each every some most more less many much few both either neither
     also only just very so thus hence however moreover furthermore finally first second
-    third new novel existing previous prior recent current state-of-the-art""".split()
+    third new novel existing previous prior recent current state-of-the-art through throughout
+    during before after upon about against along around behind beyond despite except inside
+    outside since toward towards until unlike while whereas if because although though
+    whether either neither once whilst amongst besides between among per versus vs vs. via than
+    across within without into onto upon off out up down near beside beneath""".split()
 )
 
 

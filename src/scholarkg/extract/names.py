@@ -54,9 +54,13 @@ _LETTER_DIGIT = re.compile(r"(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z]{2,})")
 _ACRONYM = re.compile(r"(?=[^a-z]*[A-Z])[A-Za-z0-9\-&.+/]{2,15}")
 
 
+_SPELLING_HINTS = ("is", "ys", "our", "ll", "centre")
+
+
+@lru_cache(maxsize=65536)
 def americanise(word: str) -> str:
     """American spelling of one lower-case word (``optimisation`` -> ``optimization``)."""
-    if len(word) < 5 or word in _SAFE_WORDS:
+    if len(word) < 5 or word in _SAFE_WORDS or not any(h in word for h in _SPELLING_HINTS):
         return word
     for pattern, repl in _SPELLING:
         new = pattern.sub(repl, word)
@@ -115,6 +119,7 @@ def acronym_letters(text: str) -> str:
     return "".join(c for c in text if c.isalnum()).upper()
 
 
+@lru_cache(maxsize=65536)
 def singular(word: str) -> str:
     """Crude singular of an English noun, enough for head-noun lookups."""
     lower = word.lower()

@@ -3,10 +3,10 @@
 ``spacy.blank("en")`` with the project's tokenizer, then, in order::
 
     scholarkg_sentences -> scholarkg_abbreviations -> scholarkg_gazetteer -> scholarkg_model_names
-    -> scholarkg_candidates -> scholarkg_terms -> [ner: trained tagger, when shipped] -> scholarkg_entities
-    -> scholarkg_roles -> scholarkg_results -> scholarkg_links
+    -> scholarkg_candidates -> scholarkg_terms -> scholarkg_term_classifier (trained)
+    -> scholarkg_entities -> scholarkg_roles -> scholarkg_results -> scholarkg_links
 
-The trained statistical tagger lives in ``extract/trained/`` (made by
+The trained classifier lives in ``extract/trained/term_classifier/`` (made by
 ``python -m scholarkg.extract.train``). Without it the pipeline still runs, on rules only.
 """
 
@@ -27,8 +27,8 @@ RULE_COMPONENTS = RULE_COMPONENTS_BEFORE + RULE_COMPONENTS_AFTER
 
 
 def trained_path() -> Path:
-    """Folder of the shipped statistical tagger (may not exist in a fresh checkout)."""
-    return Path(__file__).resolve().parent / "trained" / "ner"
+    """Folder of the shipped term classifier (may not exist in a fresh checkout)."""
+    return Path(__file__).resolve().parent / "trained" / "term_classifier"
 
 
 def blank():
@@ -40,22 +40,16 @@ def blank():
     return spacy.blank("en", config={"nlp": {"tokenizer": {"@tokenizers": "scholarkg.tokenizer.v1"}}})
 
 
-def build_pipeline(*, statistical: bool = True):
-    """A fresh pipeline; ``statistical=False`` leaves out the trained tagger."""
+def build_pipeline(*, statistical: bool = True, classifier_path: str | Path | None = None):
+    """A fresh pipeline; ``statistical=False`` leaves out the trained classifier."""
     from . import components  # noqa: F401  (registers the factories)
 
     nlp = blank()
     for name in RULE_COMPONENTS_BEFORE:
         nlp.add_pipe(name)
-    path = trained_path()
-    if statistical and (path / "config.cfg").is_file():
-        import spacy
-
-        trained = spacy.load(path)
-        for name in trained.pipe_names:
-            nlp.add_pipe(name, source=trained)
-    elif statistical:
-        log.warning("no trained tagger at %s; run `python -m scholarkg.extract.train` (rules only)", path)
+    if statistical:
+        path = Path(classifier_path) if classifier_path else trained_path()
+        nlp.add_pipe("scholarkg_term_classifier", config={"path": str(path)})
     for name in RULE_COMPONENTS_AFTER:
         nlp.add_pipe(name)
     return nlp

@@ -12,13 +12,23 @@ Each rule returns ``(type, confidence)``; :func:`infer_type` returns the first t
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from spacy.tokens import Doc, Span
 
 from ..model import EntityType
 from .cues import FUNCTION_WORDS, head_type, suffix_type
+from .doctext import info
 
-__all__ = ["infer_type", "long_form_type"]
+__all__ = ["infer_type", "long_form_type", "Phrase"]
+
+
+class Phrase(NamedTuple):
+    """Token range and text of a phrase (a ``Span`` has the same three attributes)."""
+
+    start: int
+    end: int
+    text: str
 
 _SIZED = re.compile(r"[A-Za-z].*-\d+(?:\.\d+)?[BM]$")
 
@@ -34,73 +44,85 @@ _COMPARE_LEFT = frozenset({"outperforms", "outperform", "outperforming", "than",
                            "surpasses", "surpassing", "beats", "baselines", "baseline"})
 
 
-def _skip_close(doc: Doc, i: int) -> int:
+def _skip_close(words: list[str], i: int) -> int:
     """Index after a closing bracket that ends a definition: "(CHAIN) benchmark"."""
-    while i < len(doc) and doc[i].text in {")", "]", "}"}:
+    while i < len(words) and words[i] in {")", "]", "}"}:
         i += 1
     return i
 
 
+def _punct(word: str) -> bool:
+    return not any(c.isalnum() for c in word)
+
+
+def _number(word: str) -> bool:
+    return word.replace(".", "", 1).replace(",", "").isdigit()
+
+
 def right_head(doc: Doc, span: Span) -> EntityType | None:
-    i = _skip_close(doc, span.end)
-    if i < len(doc) and doc[i].sent == span.sent:
-        t = head_type(doc[i].text)
-        if t is not None and doc[i].text[:1].islower() or (t is not None and doc[i].text.istitle()):
+    view = info(doc)
+    i = _skip_close(view.words, span.end)
+    if i < len(view.words) and view.sent_of[i] == view.sent_of[span.start]:
+        word = view.words[i]
+        t = head_type(word)
+        if t is not None and (word[:1].islower() or word.istitle()):
             return t
     return None
 
 
 _APPOS_SKIP = frozenset({"designed", "intended", "built", "introduced", "used", "proposed", "developed",
                          "presented", "released", "conceived", "as", "is", "was", "serves", "acts"})
+_BLOCK = frozenset({"that", "which", "who", "for", "to", "with", "on", "of", "in", "by", "from", "and", "or"})
 
 
 def apposition(doc: Doc, span: Span) -> EntityType | None:
     """ "X, a benchmark ...", "X: a reasoning framework", "X is designed as a living benchmark"."""
-    i = _skip_close(doc, span.end)
-    if i >= len(doc) or doc[i].text not in _APPOS_START:
+    view = info(doc)
+    words, lower = view.words, view.lower
+    n = len(words)
+    i = _skip_close(words, span.end)
+    if i >= n or lower[i] not in _APPOS_START:
         return None
-    j = i + 1 if doc[i].text in {",", ":", "\u2014", "-"} else i
-    # "is designed as a ..." / "serves as a ..."
+    j = i + 1 if words[i] in {",", ":", "\u2014", "-"} else i
     steps = 0
-    while j < len(doc) and doc[j].text.lower() in _APPOS_SKIP and steps < 3:
+    while j < n and lower[j] in _APPOS_SKIP and steps < 3:
         j += 1
         steps += 1
-    if j >= len(doc) or doc[j].text.lower() not in _DETERMINERS:
+    if j >= n or lower[j] not in _DETERMINERS:
         return None
     j += 1
-    stop = min(len(doc), j + 5)
+    stop = min(n, j + 5, view.sent_bounds(span.start)[1])
     while j < stop:
-        tok = doc[j]
-        if tok.is_sent_start or tok.is_punct or tok.text.lower() in _BLOCK:
+        word = words[j]
+        if _punct(word) or lower[j] in _BLOCK:
             return None
-        t = head_type(tok.text)
+        t = head_type(word)
         if t is not None:
             return t
         j += 1
     return None
 
 
-_BLOCK = frozenset({"that", "which", "who", "for", "to", "with", "on", "of", "in", "by", "from", "and", "or"})
-
-
 def left_head(doc: Doc, span: Span, window: int = 4) -> EntityType | None:
-    """ "an agentic workflow, EvidenceLoop", "a model named AgentFounder", "the KAIROS"."""
+    """ "an agentic workflow, EvidenceLoop", "a model named AgentFounder"."""
+    view = info(doc)
+    words, lower = view.words, view.lower
+    sent_start = view.sent_bounds(span.start)[0]
     j = span.start - 1
-    while j >= span.sent.start and doc[j].text.lower() in _NAMING:
+    while j >= sent_start and lower[j] in _NAMING:
         j -= 1
-    if j < span.sent.start:
+    if j < sent_start:
         return None
-    t = head_type(doc[j].text)
-    if t is None or not doc[j].text[:1].islower():
+    t = head_type(words[j])
+    if t is None or not words[j][:1].islower():
         return None
     # the head noun must open a noun phrase: "a/an/the/our [modifiers] HEAD"
     k = j - 1
     steps = 0
-    while k >= span.sent.start and steps < 4:
-        low = doc[k].text.lower()
-        if low in _DETERMINERS:
+    while k >= sent_start and steps < window:
+        if lower[k] in _DETERMINERS:
             return t
-        if doc[k].is_punct or low in _BLOCK or doc[k].like_num:
+        if _punct(words[k]) or lower[k] in _BLOCK or _number(words[k]):
             return None
         k -= 1
         steps += 1
@@ -108,16 +130,18 @@ def left_head(doc: Doc, span: Span, window: int = 4) -> EntityType | None:
 
 
 def frame_type(doc: Doc, span: Span) -> EntityType | None:
-    prev = doc[span.start - 1].text.lower() if span.start > span.sent.start else ""
+    view = info(doc)
+    lower = view.lower
+    sent_start = view.sent_bounds(span.start)[0]
+    prev = lower[span.start - 1] if span.start > sent_start else ""
     if prev in _COMPARE_LEFT:
         return EntityType.METHOD
-    if prev == "for" and span.start - 2 >= span.sent.start:
-        before = doc[span.start - 2].text
-        if before.endswith("%") or doc[span.start - 2].like_num:
+    if prev == "for" and span.start - 2 >= sent_start:
+        before = view.words[span.start - 2]
+        if before.endswith("%") or _number(before):
             return EntityType.METHOD  # "..., versus 80.9% for MOPD"
     if prev in {"on", "across"}:
-        words = {t.text.lower() for t in doc[span.sent.start : span.start]}
-        if words & _EVAL_WORDS:
+        if set(lower[sent_start : span.start]) & _EVAL_WORDS:
             return EntityType.BENCHMARK
     return None
 
@@ -134,7 +158,7 @@ def infer_type(doc: Doc, span: Span, *, long_form: Span | None = None) -> tuple[
     """Best type evidence for ``span`` (a name or a short form), or None."""
     anchor = span
     if long_form is not None and long_form.end <= span.start:
-        anchor = doc[long_form.start : span.end]
+        anchor = Phrase(long_form.start, span.end, "")
     for rule, confidence in ((right_head, 0.85), (apposition, 0.85), (left_head, 0.8)):
         t = rule(doc, anchor)
         if t is not None:

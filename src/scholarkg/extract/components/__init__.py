@@ -11,6 +11,7 @@ factory                    what it adds to a ``Doc``
 ``scholarkg_model_names``  ``doc.spans["models"]``: model names with version and size
 ``scholarkg_candidates``   ``doc.spans["candidates"]``: name-shaped and term-shaped phrases
 ``scholarkg_terms``        ``doc.spans["terms"]``: noun phrases around a typed head noun
+``scholarkg_term_classifier`` trained: re-types or drops terms, types untyped names
 ``scholarkg_entities``     ``doc.spans["entities"]``: typed, canonical, non-overlapping
 ``scholarkg_roles``        ``span._.role`` on every entity
 ``scholarkg_results``      ``doc._.results``: scores with model, benchmark, metric
@@ -30,6 +31,7 @@ from . import (  # noqa: F401  (imported for their registrations)
     results,
     roles,
     sentences,
+    term_classifier,
     terms,
 )
 
@@ -43,5 +45,6 @@ __all__ = [
     "results",
     "roles",
     "sentences",
+    "term_classifier",
     "terms",
 ]

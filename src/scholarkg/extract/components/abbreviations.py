@@ -14,6 +14,7 @@ from __future__ import annotations
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
+from ..doctext import info
 from ..names import acronym_letters, is_acronym
 
 __all__ = ["AbbreviationDetector", "find_long_form"]
@@ -90,31 +91,32 @@ class AbbreviationDetector:
 
     def definitions(self, doc: Doc) -> list[tuple[Span, Span]]:
         found: list[tuple[Span, Span]] = []
-        n = len(doc)
+        view = info(doc)
+        words = view.words
+        n = len(words)
         i = 0
         while i < n:
-            tok = doc[i]
-            if tok.text not in _OPEN:
+            if words[i] not in _OPEN:
                 i += 1
                 continue
-            close = next((j for j in range(i + 1, min(n, i + 12)) if doc[j].text in _CLOSE), None)
+            close = next((j for j in range(i + 1, min(n, i + 12)) if words[j] in _CLOSE), None)
             if close is None or close == i + 1:
                 i += 1
                 continue
             inner = doc[i + 1 : close]
-            sent_start = tok.sent.start
+            sent_start = view.sent_bounds(i)[0]
             pair = None
-            if len(inner) <= 3 and _short_form_ok(inner):
+            if close - i - 1 <= 3 and _short_form_ok(inner):
                 k = len(acronym_letters(inner.text))
                 left = i
                 limit = max(sent_start, i - min(k + 5, 2 * k, self.max_words + 2))
-                while left > limit and doc[left - 1].text not in _STOP_LEFT:
+                while left > limit and words[left - 1] not in _STOP_LEFT:
                     left -= 1
                 if left < i:
                     long = find_long_form(inner, doc[left:i])
                     if long is not None:
                         pair = (inner, long)
-            elif len(inner) >= 2 and i > sent_start and is_acronym(doc[i - 1].text):
+            elif close - i - 1 >= 2 and i > sent_start and is_acronym(words[i - 1]):
                 short = doc[i - 1 : i]
                 long = find_long_form(short, inner)
                 if long is not None and long.start == inner.start:
@@ -122,10 +124,34 @@ class AbbreviationDetector:
             if pair is not None:
                 found.append(pair)
             i = close + 1
+        found += self._stands_for(doc, words)
         return found
 
+    @staticmethod
+    def _stands_for(doc: Doc, words: list[str]) -> list[tuple[Span, Span]]:
+        """ "BERT, which stands for Bidirectional Encoder Representations from Transformers"."""
+        out = []
+        for i in range(2, len(words) - 2):
+            if words[i + 1] != "for" or words[i] not in {"stands", "stand", "short"}:
+                continue
+            j = i - 1
+            while j > 0 and words[j] in {",", "which", "that", "(", "is"}:
+                j -= 1
+            if not is_acronym(words[j]):
+                continue
+            end = i + 2
+            while end < len(words) and end - i <= 12 and words[end] not in {",", ".", ";", ")", "(", ":"}:
+                end += 1
+            candidate = doc[i + 2 : end]
+            if len(candidate) >= 2:
+                long = find_long_form(doc[j : j + 1], candidate)
+                if long is not None and long.start == candidate.start:
+                    out.append((doc[j : j + 1], long))
+        return out
+
     def __call__(self, doc: Doc) -> Doc:
-        pairs = self.definitions(doc)
+        text = info(doc).text
+        pairs = self.definitions(doc) if "(" in text or "[" in text or " for " in text else []
         shorts: list[Span] = []
         by_text: dict[str, Span] = {}
         for short, long in pairs:
@@ -134,10 +160,10 @@ class AbbreviationDetector:
             by_text.setdefault(short.text, long)
         if by_text:
             defined = {s.start for s in shorts}
-            for token in doc:
-                long = by_text.get(token.text)
-                if long is not None and token.i not in defined and not (long.start <= token.i < long.end):
-                    span = doc[token.i : token.i + 1]
+            for i, word in enumerate(info(doc).words):
+                long = by_text.get(word)
+                if long is not None and i not in defined and not (long.start <= i < long.end):
+                    span = doc[i : i + 1]
                     span._.long_form = long
                     shorts.append(span)
         doc._.abbreviations = shorts

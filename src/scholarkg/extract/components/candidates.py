@@ -4,7 +4,8 @@
 DeepResearch", "Mirothinker-v1.0": a token with an inner capital, two or more capitals, or
 letters mixed with digits is a name; capitalised words right before it join it. The subject
 of a title ("HarnessDev: Can LLMs ...") is a candidate too. Spans go to
-``doc.spans["candidates"]`` with an empty label: the entity component types them.
+``"candidates"`` (:class:`~scholarkg.extract.doctext.Found`, label ``""``, or ``"TITLE"`` for
+the title's subject): the entity component types them.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
 from ..cues import FUNCTION_WORDS, NOT_NAMES
+from ..doctext import Found, info, set_found
 
-__all__ = ["CandidateFinder", "SPANS_KEY", "is_name_token", "title_subject"]
+__all__ = ["CandidateFinder", "SPANS_KEY", "is_name_word", "is_name_token", "title_subject"]
 
 SPANS_KEY = "candidates"
 _HAS_INNER_CAP = re.compile(r".[A-Z]")
@@ -33,10 +35,16 @@ def _title_case_compound(text: str) -> bool:
 
 def is_name_token(token: Token, *, in_title: bool = False) -> bool:
     """True for tokens shaped like a coined name."""
-    text = token.text
+    return is_name_word(token.text, in_title=in_title)
+
+
+def is_name_word(text: str, *, in_title: bool = False) -> bool:
+    """True for words shaped like a coined name: "HarnessDev", "KAIROS", "E-GRPO", "AutoEnv-36"."""
+    if len(text) < 2 or text.islower() or text in NOT_NAMES:
+        return False
     if in_title and _title_case_compound(text):
         return False
-    if len(text) < 2 or text in NOT_NAMES or token.like_url or token.like_email or _URLISH.search(text):
+    if "@" in text or _URLISH.search(text):
         return False
     if not text[0].isalnum() and not text.startswith(("$", "\\")):
         return False
@@ -50,14 +58,14 @@ def is_name_token(token: Token, *, in_title: bool = False) -> bool:
     return bool(_HAS_DIGIT_AND_LETTER.match(text)) and text[0].isalpha() and not text[0].islower()
 
 
-def _capitalised(token: Token) -> bool:
-    t = token.text
+def _capitalised(t: str) -> bool:
     return t[:1].isupper() and t.lower() not in FUNCTION_WORDS and t.isalpha()
 
 
 def title_subject(doc: Doc, title_end: int) -> Span | None:
     """``NAME`` of a title written "NAME: subtitle", when NAME is short."""
-    colon = next((t.i for t in doc if t.idx < title_end and t.text == ":"), None)
+    view = info(doc)
+    colon = next((i for i, w in enumerate(view.words[:8]) if w == ":" and view.idx[i] < title_end), None)
     if colon is None or colon == 0 or colon > 6:
         return None
     span = doc[0:colon]
@@ -76,30 +84,32 @@ class CandidateFinder:
             Doc.set_extension("title_end", default=0)
 
     def __call__(self, doc: Doc) -> Doc:
-        spans: list[Span] = []
-        title_end = doc._.title_end
-        i, n = 0, len(doc)
+        spans: list[Found] = []
+        view = info(doc)
+        words = view.words
+        title_end = view.title_end
+        i, n = 0, len(words)
         while i < n:
-            token = doc[i]
-            in_title = token.idx < title_end
-            if not is_name_token(token, in_title=in_title):
+            word = words[i]
+            in_title = view.idx[i] < title_end
+            if not is_name_word(word, in_title=in_title):
                 i += 1
                 continue
             start, end = i, i + 1
             if not in_title:
-                while start > token.sent.start and i - start < self.max_words - 1:
-                    prev = doc[start - 1]
-                    if not _capitalised(prev) or prev.is_sent_start:
+                sent_start = view.sent_bounds(i)[0]
+                while start > sent_start and i - start < self.max_words - 1:
+                    if not _capitalised(words[start - 1]) or start - 1 == sent_start:
                         break
                     start -= 1
-            while end < n and end - start < self.max_words and is_name_token(doc[end]) and not in_title:
-                end += 1
-            spans.append(Span(doc, start, end))
+                while end < n and end - start < self.max_words and is_name_word(words[end]):
+                    end += 1
+            spans.append(Found(start, end, ""))
             i = end
         subject = title_subject(doc, title_end)
         if subject is not None:
-            spans.append(Span(doc, subject.start, subject.end, label="TITLE"))
-        doc.spans[SPANS_KEY] = spans
+            spans.append(Found(subject.start, subject.end, "TITLE"))
+        set_found(doc, SPANS_KEY, spans)
         return doc
 
 

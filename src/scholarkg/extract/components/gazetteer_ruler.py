@@ -1,20 +1,20 @@
-"""Gazetteer layer: two spaCy ``SpanRuler`` instances over the project's gazetteer.
+"""Gazetteer layer: two spaCy ``PhraseMatcher`` instances over the project's gazetteer.
 
 Names with an upper-case letter are matched on exact token text (``ORTH``: "GAIA" but not
 "gaia"); all-lower-case names on lower-cased text (``LOWER``: "in-context learning" also in
-"In-Context Learning"). Each match goes to ``doc.spans["gazetteer"]`` with the entity type as
-label and the canonical name as ``span.id_``. Model names are left to ``scholarkg_model_names``,
-which also reads the version and size that follow them.
+"In-Context Learning"). The longest matches win; they are kept as
+:class:`~scholarkg.extract.doctext.Found` ``(start, end, type, canonical name)`` under ``"gazetteer"``. Model names are left to
+``scholarkg_model_names``, which also reads the version and size that follow them.
 """
 
 from __future__ import annotations
 
 from spacy.language import Language
-from spacy.pipeline import SpanRuler
+from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc
-from spacy.util import filter_spans
 
 from ...model import EntityType
+from ..doctext import Found, set_found
 from ..gazetteer import Gazetteer, load_gazetteer
 
 __all__ = ["GazetteerRuler", "SPANS_KEY"]
@@ -22,36 +22,44 @@ __all__ = ["GazetteerRuler", "SPANS_KEY"]
 SPANS_KEY = "gazetteer"
 
 
-def _patterns(gazetteer: Gazetteer, *, lower: bool) -> list[dict]:
-    out = []
-    for entry in gazetteer.entries:
-        if entry.type is EntityType.MODEL:
-            continue
-        for name in entry.names:
-            if (name == name.lower()) == lower:
-                out.append({"label": entry.type.value, "pattern": name, "id": entry.canonical})
-    return out
-
-
 class GazetteerRuler:
-    """Runs an exact-case and a lower-case phrase ruler; keeps the longest matches."""
+    """Phrase matching of every known name; keeps the longest non-overlapping matches."""
 
-    def __init__(self, nlp: Language, name: str):
-        gaz = load_gazetteer()
-        self.exact = SpanRuler(nlp, f"{name}_exact", spans_key=SPANS_KEY, phrase_matcher_attr="ORTH",
-                               overwrite=False, validate=False)
-        self.lower = SpanRuler(nlp, f"{name}_lower", spans_key=SPANS_KEY, phrase_matcher_attr="LOWER",
-                               overwrite=False, validate=False)
-        self.exact.add_patterns(_patterns(gaz, lower=False))
-        self.lower.add_patterns(_patterns(gaz, lower=True))
+    def __init__(self, nlp: Language, gazetteer: Gazetteer | None = None):
+        gaz = gazetteer or load_gazetteer()
+        self.exact = PhraseMatcher(nlp.vocab, attr="ORTH")
+        self.lower = PhraseMatcher(nlp.vocab, attr="LOWER")
+        self.entry_of: dict[int, tuple[str, str]] = {}  # match id -> (type, canonical)
+        by_key: dict[tuple[str, bool], list[str]] = {}
+        for entry in gaz.entries:
+            if entry.type is EntityType.MODEL:
+                continue
+            for name in entry.names:
+                by_key.setdefault((entry.canonical, name == name.lower()), []).append(name)
+        types = {e.canonical: e.type.value for e in gaz.entries if e.type is not EntityType.MODEL}
+        for (canonical, lower), names in sorted(by_key.items()):
+            key = f"{types[canonical]}\x1f{canonical}"
+            match_id = nlp.vocab.strings.add(key)
+            self.entry_of[match_id] = (types[canonical], canonical)
+            docs = [nlp.make_doc(n) for n in names]
+            (self.lower if lower else self.exact).add(key, docs)
 
     def __call__(self, doc: Doc) -> Doc:
-        doc.spans[SPANS_KEY] = []
-        doc = self.lower(self.exact(doc))
-        doc.spans[SPANS_KEY] = filter_spans(doc.spans[SPANS_KEY])
+        matches = self.exact(doc) + self.lower(doc)
+        matches.sort(key=lambda m: (-(m[2] - m[1]), m[1]))
+        taken: set[int] = set()
+        out = []
+        for match_id, start, end in matches:
+            if any(i in taken for i in range(start, end)):
+                continue
+            taken.update(range(start, end))
+            type_, canonical = self.entry_of[match_id]
+            out.append(Found(start, end, type_, canonical))
+        out.sort()
+        set_found(doc, SPANS_KEY, out)
         return doc
 
 
 @Language.factory("scholarkg_gazetteer")
 def make_gazetteer_ruler(nlp: Language, name: str) -> GazetteerRuler:
-    return GazetteerRuler(nlp, name)
+    return GazetteerRuler(nlp)

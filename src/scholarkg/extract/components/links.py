@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from ..doctext import info
 from ...model import LinkKind
 
 __all__ = ["LinkFinder", "classify_url", "find_urls"]
@@ -61,7 +62,7 @@ class LinkFinder:
             Doc.set_extension("links", default=None)
 
     def __call__(self, doc: Doc) -> Doc:
-        text = doc.text
+        text = info(doc).text
         if "http" in text or "www." in text:
             doc._.links = [(url, classify_url(url), s, e) for url, s, e in find_urls(text)]
         else:

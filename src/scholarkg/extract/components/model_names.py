@@ -3,9 +3,8 @@
 "Qwen 3-4B", "LLaMA-3-8b", "Llama 3.1 8B Instruct", "GPT-4o", "Qwen-2.5 series". One regular
 expression over the text finds a family name from the gazetteer at a word start, then
 :data:`~scholarkg.extract.modelnames.SUFFIX_RE` reads what follows. Matches that do not end
-on a token boundary are dropped. Results go to ``doc.spans["models"]`` (label ``Model``,
-``span.id_`` the canonical label) with ``span._.model_name`` holding the parsed
-:class:`~scholarkg.extract.modelnames.ModelName`.
+on a token boundary are dropped. Results are kept as :class:`~scholarkg.extract.doctext.Found`
+``(start, end, "Model", ModelName)`` under ``"models"``.
 """
 
 from __future__ import annotations
@@ -13,8 +12,9 @@ from __future__ import annotations
 import re
 
 from spacy.language import Language
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc
 
+from ..doctext import Found, info, set_found
 from ...model import EntityType
 from ..gazetteer import load_gazetteer
 from ..modelnames import SUFFIX_RE, parse_model_name
@@ -24,6 +24,29 @@ __all__ = ["ModelNameFinder", "SPANS_KEY"]
 SPANS_KEY = "models"
 
 
+def _trie_pattern(words) -> str:
+    """One regular expression for many literal words, factored by common prefixes (fast to match).
+
+    Longer words are preferred at each branch, as a longest-first alternation would.
+    """
+    trie: dict = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict) -> str:
+        ends = "" in node
+        branches = [re.escape(ch) + build(child) for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if ends else body
+
+    return build(trie)
+
+
 class ModelNameFinder:
     def __init__(self):
         gaz = load_gazetteer()
@@ -31,37 +54,36 @@ class ModelNameFinder:
         for entry in gaz.of_type(EntityType.MODEL):
             for name in entry.names:
                 self.family_of[name] = entry.canonical
-        names = sorted(self.family_of, key=len, reverse=True)
-        alternatives = "|".join(re.escape(n) for n in names)
+        alternatives = _trie_pattern(self.family_of)
         # Case-sensitive: "BERT" and "Llama" are names, "bert" and "llama" are not.
         self.pattern = re.compile(rf"(?<![\w\-])(?:{alternatives})(?![a-zA-Z])")
-        if not Span.has_extension("model_name"):
-            Span.set_extension("model_name", default=None)
 
     def __call__(self, doc: Doc) -> Doc:
-        text = doc.text
-        spans: list[Span] = []
+        view = info(doc)
+        text = view.text
+        start_of = end_of = None
+        out: list[Found] = []
         for m in self.pattern.finditer(text):
             family_text = m.group(0)
             family = self.family_of.get(family_text)
             if family is None:
                 continue
+            if start_of is None:
+                start_of = {c: i for i, c in enumerate(view.idx)}
+                end_of = {view.end_char(i): i for i in range(len(view.idx))}
+            start = start_of.get(m.start())
+            if start is None:
+                continue
             tail = SUFFIX_RE.match(text, m.end())
             end = tail.end() if tail else m.end()
             # back off to the longest prefix that ends on a token boundary
-            span = None
-            while end >= m.end():
-                span = doc.char_span(m.start(), end)
-                if span is not None:
-                    break
+            while end >= m.end() and end not in end_of:
                 end -= 1
-            if span is None:
+            if end < m.end():
                 continue
-            parsed = parse_model_name(span.text, family_text, family)
-            span = Span(doc, span.start, span.end, label=EntityType.MODEL.value, span_id=parsed.label)
-            span._.model_name = parsed
-            spans.append(span)
-        doc.spans[SPANS_KEY] = spans
+            parsed = parse_model_name(text[m.start() : end], family_text, family)
+            out.append(Found(start, end_of[end] + 1, EntityType.MODEL.value, parsed))
+        set_found(doc, SPANS_KEY, out)
         return doc
 
 

@@ -17,6 +17,7 @@ the document, so no result exists without a number in the text.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -24,11 +25,13 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from ...model import EntityType, Role
+from ..doctext import info
 from ..numbers import Value, find_values
+from .entities import EntityRecord, is_generic, records
 
 __all__ = ["ResultSpan", "ResultFinder"]
 
-_BOUNDS = frozenset({"below", "above", "under", "over", "least", "most", "than", "to", "by", "within", "around",
+_BOUNDS = frozenset({"below", "above", "under", "over", "least", "most", "than", "by", "within", "around",
                      "approximately", "nearly", "almost", "roughly", "about", "exceeding", "only"})
 _COUNT_NOUNS = frozenset(
     """hours hour days day minutes seconds tasks task steps step parameters experts samples examples
@@ -38,10 +41,18 @@ _COUNT_NOUNS = frozenset(
     trajectories agents tools turns rounds iterations runs seeds million billion thousand k m b
     papers articles hours. months years weeks nodes edges graphs sub""".split()
 )
+# A measured change, not a score: "26% smaller model size", "+1.8% absolute improvement".
+_CHANGE_WORDS = frozenset(
+    """smaller larger less fewer lower higher more faster slower improvement improvements gain gains
+    reduction reductions increase increases decrease decreases better worse relative absolute
+    speedup speed-up boost drop margin fewer cheaper shorter longer saving savings""".split()
+)
 _METRIC_STOP = frozenset({"on", "in", "for", "with", "and", "or", "at", "of", "by", "over", "than", "versus",
                           "vs", "vs.", "compared", "while", "which", "that", "the", "a", "an", "across", "to"})
-_DATA = {EntityType.BENCHMARK.value, EntityType.DATASET.value}
-_SYSTEMS = {EntityType.MODEL.value, EntityType.METHOD.value}
+_DATA = {EntityType.BENCHMARK, EntityType.DATASET}
+_SYSTEMS = {EntityType.MODEL, EntityType.METHOD}
+_WEAK = {"term", "ner"}
+_DIGIT = re.compile(r"\d")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,11 +72,17 @@ class ResultSpan:
     confidence: float
 
 
-def _entity_at(ents: list[Span], i: int) -> Span | None:
+def _entity_at(ents: list[EntityRecord], i: int) -> EntityRecord | None:
+    for e in ents:
+        if e.start <= i < e.end and e.source not in _WEAK:
+            return e
     for e in ents:
         if e.start <= i < e.end:
             return e
     return None
+
+
+_generic = is_generic
 
 
 class ResultFinder:
@@ -74,20 +91,25 @@ class ResultFinder:
             Doc.set_extension("results", default=None)
 
     def __call__(self, doc: Doc) -> Doc:
-        ents = list(doc.spans.get("entities", []))
         found: list[ResultSpan] = []
-        if not any(ch.isdigit() for ch in doc.text):
+        if not _DIGIT.search(info(doc).text):
             doc._.results = found
             return doc
-        main = self._main_system(ents)
-        for sent in doc.sents:
-            values = find_values(sent.text)
+        ents = records(doc)
+        view = info(doc)
+        main = self._main_system(ents, view.title_end)
+        text = info(doc).text
+        for s0, s1 in view.sents:
+            if s1 <= s0:
+                continue
+            c0, c1 = view.idx[s0], view.end_char(s1 - 1)
+            values = find_values(text[c0:c1])
             if not values:
                 continue
-            sent_ents = [e for e in ents if sent.start <= e.start < sent.end]
+            sent_ents = [e for e in ents if s0 <= e.start < s1]
             previous_metric: str | None = None
             for v in values:
-                r = self._result(doc, sent, sent_ents, v, main, previous_metric)
+                r = self._result(doc, view, (s0, s1, c0, c1), sent_ents, v, main, previous_metric)
                 if r is not None:
                     found.append(r)
                     previous_metric = r.metric or previous_metric
@@ -95,76 +117,102 @@ class ResultFinder:
         return doc
 
     @staticmethod
-    def _main_system(ents: list[Span]) -> Span | None:
-        intro = [e for e in ents if e.label_ in _SYSTEMS and e._.role is Role.INTRODUCES]
-        intro.sort(key=lambda e: (not e._.title_subject, e.label_ != EntityType.MODEL.value, e.start))
-        return intro[0] if intro else None
+    def _main_system(ents: list[EntityRecord], title_end: int) -> EntityRecord | None:
+        """The system the paper presents: introduced, else the first named one of the title."""
+        named = [e for e in ents if e.type in _SYSTEMS and not _generic(e)]
+        intro = [e for e in named if e.role is Role.INTRODUCES]
+        intro.sort(key=lambda e: (not e.title_subject, e.type is not EntityType.MODEL, e.start))
+        if intro:
+            return intro[0]
+        in_title = [e for e in named if e.start_char < title_end and e.role is not Role.COMPARES_WITH]
+        return in_title[0] if in_title else None
 
-    def _result(self, doc: Doc, sent: Span, ents: list[Span], v: Value, main: Span | None,
+    def _result(self, doc: Doc, view, sent, ents: list[EntityRecord], v: Value, main: EntityRecord | None,
                 previous_metric: str | None) -> ResultSpan | None:
-        start_char = sent.start_char + v.start
-        end_char = sent.start_char + v.end
+        s0, s1, c0, c1 = sent
+        words, lower = view.words, view.lower
+        start_char = c0 + v.start
+        end_char = c0 + v.end
         span = doc.char_span(start_char, end_char, alignment_mode="expand")
         if span is None:
             return None
         first, last = span.start, span.end  # token indices of the value
-        prev = doc[first - 1].text.lower() if first > sent.start else ""
-        prev2 = doc[first - 2].text.lower() if first - 1 > sent.start else ""
-        gain = prev == "up" or (prev in {"+"})
+        if any(e.start <= first < e.end and e.source not in _WEAK for e in ents):
+            return None  # a number inside a name
+        prev = lower[first - 1] if first > s0 else ""
+        prev2 = lower[first - 2] if first - 1 > s0 else ""
+        gain = prev == "up"
         if not gain and (prev in _BOUNDS or prev2 in {"less", "more", "at", "up"}):
             return None
-        nxt = doc[last] if last < sent.end else None
-        if v.unit is None and nxt is not None and nxt.text.lower() in _COUNT_NOUNS:
+        nxt = lower[last] if last < s1 else None
+        if v.unit is None and nxt is not None and nxt in _COUNT_NOUNS:
             return None
         benchmark = metric = model = baseline = None
         confidence = 0.0
         # BENCH ( value )  /  BENCH ( up value )
         open_i = first - (2 if gain else 1)
-        if open_i > sent.start and doc[open_i].text == "(":
+        if open_i > s0 and words[open_i] == "(":
             e = _entity_at(ents, open_i - 1)
-            if e is not None and e.label_ in _DATA:
-                benchmark, confidence = e.id_, 0.85
-            elif e is not None and e.label_ == EntityType.METRIC.value:
-                metric, confidence = e.id_, 0.75
+            if e is not None and e.type in _DATA:
+                benchmark, confidence = e.label, 0.85
+            elif e is not None and e.type is EntityType.METRIC:
+                metric, confidence = e.label, 0.75
         # value [metric words] on [the] BENCH
         j = last
         metric_words: list[str] = []
-        while j < sent.end and j - last <= 5:
-            tok = doc[j]
-            low = tok.text.lower()
+        while j < s1 and j - last <= 5:
+            low = lower[j]
             e = _entity_at(ents, j)
-            if e is not None and e.label_ == EntityType.METRIC.value and metric is None:
-                metric = e.id_
+            if e is not None and e.type is EntityType.METRIC and metric is None:
+                metric = e.label
                 j = e.end
                 continue
             if low in {"on", "in"}:
                 k = j + 1
-                while k < sent.end and doc[k].text.lower() in {"the", "a", "an"}:
+                while k < s1 and lower[k] in {"the", "a", "an"}:
                     k += 1
                 e = _entity_at(ents, k)
-                if e is not None and e.label_ in _DATA and benchmark is None:
-                    benchmark, confidence = e.id_, max(confidence, 0.85)
+                if e is not None and e.type in _DATA and benchmark is None:
+                    benchmark, confidence = e.label, max(confidence, 0.85)
                 break
             if low == "for":
                 e = _entity_at(ents, j + 1)
-                if e is not None and e.label_ in _SYSTEMS:
-                    model = e.id_
+                if e is not None and e.type in _SYSTEMS:
+                    model = e.label
                 break
-            if not tok.is_alpha or low in _METRIC_STOP or tok.text[:1].isupper():
+            word = words[j]
+            if not word.isalpha() or low in _METRIC_STOP or word[:1].isupper():
                 break
-            metric_words.append(tok.text)
+            metric_words.append(word)
             j += 1
+        if {w.lower() for w in metric_words} & _CHANGE_WORDS or (metric and set(metric.lower().split()) & _CHANGE_WORDS):
+            return None
+        if prev == "+" or (nxt is not None and nxt in _CHANGE_WORDS):
+            return None
         if metric is None and metric_words and v.unit == "%" and len(metric_words) <= 3:
             metric = " ".join(metric_words)
             confidence = max(confidence, 0.6)
-        # METRIC [of|=|:|is|reaching] value
+        # METRIC [of|=|:|is|reaching|to] value; "the GLUE score to 80.5%", "SQuAD v1.1 ... F1 to 93.2"
         k = first - 1
-        while k > sent.start and doc[k].text.lower() in {"of", "=", ":", "is", "reaching", "reaches", "a", "an", "at", "("}:
+        while k > s0 and lower[k] in {"of", "=", ":", "is", "reaching", "reaches", "a", "an", "at", "(", "to", "was"}:
             k -= 1
         e = _entity_at(ents, k)
-        if e is not None and e.label_ == EntityType.METRIC.value and k < first:
-            metric = metric or e.id_
+        metric_start = None
+        if e is not None and e.type is EntityType.METRIC and k < first:
+            metric = metric or e.label
             confidence = max(confidence, 0.75)
+            metric_start = e.start
+        elif k < first and lower[k] in {"score", "scores"}:
+            metric_start = k
+        if metric_start is not None and benchmark is None:
+            # a benchmark named just before the metric: "MultiNLI accuracy", "GLUE score"
+            j = metric_start - 1
+            while j >= s0 and metric_start - j <= 5 and words[j] not in {",", ";", "."}:
+                e = _entity_at(ents, j)
+                if e is not None and e.type in _DATA:
+                    benchmark, confidence = e.label, max(confidence, 0.75)
+                    break
+                j -= 1
         if gain and benchmark is not None:
             confidence = 0.7
         if metric is None and benchmark is None and previous_metric and (
@@ -172,34 +220,41 @@ class ResultFinder:
         ):
             # "94.7% average recovery, versus 80.9% for MOPD": the same measure, another system
             metric, confidence = previous_metric, 0.6
+        if benchmark is None and metric is not None:
+            # "On the WMT 2014 English-to-French task, our model ... BLEU score of 41.8"
+            data = [e for e in ents if e.type in _DATA and e.start > s0 and (
+                lower[e.start - 1] in {"on", "in"}
+                or (e.start - 1 > s0 and lower[e.start - 1] in {"the", "a"} and lower[e.start - 2] in {"on", "in"}))]
+            if len({e.label for e in data}) == 1:
+                benchmark, confidence = data[0].label, min(max(confidence, 0.6), 0.65)
         if benchmark is None and metric is None:
             return None
         if model is None:
-            model, baseline = self._model_before(doc, sent, ents, first, main)
+            model, baseline = self._model_before(ents, s0, first, main)
         if not gain:
             baseline = None
         return ResultSpan(v.value, v.unit or ("points" if gain else None), start_char, end_char,
-                          sent.start_char, sent.end_char, model, benchmark, metric, baseline, round(confidence, 3))
+                          c0, c1, model, benchmark, metric, baseline, round(confidence, 3))
 
     @staticmethod
-    def _model_before(doc: Doc, sent: Span, ents: list[Span], first: int, main: Span | None):
+    def _model_before(ents: list[EntityRecord], s0: int, first: int, main: EntityRecord | None):
         """The system the value belongs to, and the baseline it was compared with."""
-        systems = [e for e in ents if e.label_ in _SYSTEMS and e.end <= first]
+        systems = [e for e in ents if e.type in _SYSTEMS and e.end <= first and not _generic(e)]
         baseline = None
         subject = None
         for e in systems:
-            if e._.role is Role.COMPARES_WITH:
-                baseline = baseline or e.id_
+            if e.role is Role.COMPARES_WITH:
+                baseline = baseline or e.label
                 continue
-            if e._.role in (Role.INTRODUCES,) or e.label_ == EntityType.MODEL.value:
+            if e.role is Role.INTRODUCES or e.type is EntityType.MODEL:
                 subject = e
-            elif subject is None and e.start == sent.start:
+            elif subject is None and e.start == s0:
                 subject = e
-        if subject is None and systems and systems[0].start <= sent.start + 1 and systems[0]._.role is not Role.COMPARES_WITH:
+        if subject is None and systems and systems[0].start <= s0 + 1 and systems[0].role is not Role.COMPARES_WITH:
             subject = systems[0]
         if subject is None:
             subject = main
-        return (subject.id_ if subject is not None else None), baseline
+        return (subject.label if subject is not None else None), baseline
 
 
 @Language.factory("scholarkg_results")

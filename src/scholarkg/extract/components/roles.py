@@ -12,7 +12,8 @@ Rules over the sentence of each mention:
 - **uses**: X follows a use cue ("using X", "via X", "based on X", "with X", "fine-tune X").
 - otherwise **mentions**.
 
-Sets ``span._.role`` (a :class:`~scholarkg.model.Role`) and ``span._.role_confidence``.
+Sets ``role`` (a :class:`~scholarkg.model.Role`) and ``role_confidence`` of every entity record
+(readable as ``span._.role`` on ``doc.spans["entities"]``).
 A short form takes the role of its definition when that is stronger.
 """
 
@@ -22,6 +23,8 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from ...model import EntityType, Role
+from ..doctext import info
+from .entities import EntityRecord, is_generic, records
 
 __all__ = ["RoleTagger", "sentence_role"]
 
@@ -30,7 +33,7 @@ _INTRO_VERBS = frozenset(
     presents presented presenting develop develops developed design designs designed build
     builds built construct constructs constructed create creates created release releases
     released contribute contributes curate curates curated collect collected formulate
-    formulates establish establishes establishing offer offers devise devises devised
+    formulates offer offers devise devises devised
     implement implements named called dubbed termed coined""".split()
 )
 _SELF = frozenset({"we", "our", "this", "here", "paper", "work", "study", "report", "article", "us"})
@@ -63,49 +66,49 @@ _CLAUSE_BREAKS = frozenset({";", "while", "whereas", "but", "although", "though"
 _SCAN = 14
 
 
-def _generic(span: Span) -> bool:
-    label = span.id_ or span.text
-    return label == label.lower()
+_generic = is_generic
 
 
-def _introduced(doc: Doc, span: Span, ents_between: int, verb_i: int) -> bool:
-    """Whether the introducing verb at ``verb_i`` has ``span`` as its object."""
-    sent = span.sent
-    word = doc[verb_i].text.lower()
-    if word in _NAMING:
-        return True
-    subject = {t.text.lower() for t in doc[sent.start : verb_i]}
-    return bool(subject & _SELF)
+_ROLE_TYPES = {"Method", "Model", "Benchmark", "Dataset", "Metric"}
 
 
-def sentence_role(doc: Doc, span: Span) -> tuple[Role, float]:
+def sentence_role(doc: Doc, r: EntityRecord) -> tuple[Role, float]:
     """Role of one mention: the nearest cue to its left in the sentence decides."""
-    is_data = span.label_ in {t.value for t in _DATA}
-    generic = _generic(span)
-    if (span._.title_subject or span._.about) and not generic:
+    view = info(doc)
+    lower = view.lower
+    is_data = r.type in _DATA
+    generic = _generic(r)
+    if r.title_subject and r.in_title and r.source not in {"term", "ner"}:
+        return Role.INTRODUCES, 0.8  # "Dropout: A Simple Way ...", "Generative Adversarial Networks"
+    if (r.title_subject or r.about) and not generic:
         return Role.INTRODUCES, 0.8
-    sent = span.sent
-    words_before = {t.text.lower() for t in doc[sent.start : span.start]}
+    sent_start, sent_end = view.sent_bounds(r.start)
+    prev = lower[r.start - 1] if r.start > sent_start else ""
+    if not generic and prev in {"our", "proposed"} and r.type.value in _ROLE_TYPES:
+        return Role.INTRODUCES, 0.65  # "our Past Decode Regularization (PDR) method", "the proposed DFN"
+    words_before = set(lower[sent_start : r.start])
     blocked_intro = False  # a preposition or clause word between the verb and the name
-    i = span.start - 1
+    i = r.start - 1
     steps = 0
-    while i >= sent.start and steps < _SCAN:
-        low = doc[i].text.lower()
+    while i >= sent_start and steps < _SCAN:
+        low = lower[i]
         if low in _CLAUSE_BREAKS:
             break
         if low in _INTRO_VERBS:
-            if not blocked_intro and not generic and _introduced(doc, span, 0, i):
+            named_here = low in _NAMING and steps <= 1 and r.source not in {"term", "ner"}
+            if not blocked_intro and (not generic or named_here) and (
+                low in _NAMING or set(lower[sent_start:i]) & _SELF
+            ):
                 return Role.INTRODUCES, 0.85 if steps <= 5 else 0.7
             blocked_intro = True
-        elif low in _COMPARE or (low == "to" and i > sent.start and doc[i - 1].text.lower() == "compared"):
+        elif low in _COMPARE or (low == "to" and i > sent_start and lower[i - 1] == "compared"):
             if is_data:
                 return Role.EVALUATES_ON, 0.7
             return Role.COMPARES_WITH, 0.75
         elif low in _PRIOR and not generic:
             return Role.COMPARES_WITH, 0.6
-        elif low in _USE and i > sent.start and (
-            doc[i - 1].text.lower() in _INTRO_VERBS
-            or (doc[i - 1].text.lower() == "to" and i - 1 > sent.start and doc[i - 2].text.lower() in _INTRO_VERBS)
+        elif low in _USE and i > sent_start and (
+            lower[i - 1] in _INTRO_VERBS or (lower[i - 1] == "to" and i - 1 > sent_start and lower[i - 2] in _INTRO_VERBS)
         ):
             pass  # "we propose incorporating X", "we propose to use X": the proposal is X
         elif low in _USE:
@@ -114,14 +117,12 @@ def sentence_role(doc: Doc, span: Span) -> tuple[Role, float]:
             return Role.USES, 0.65
         elif low in {"on", "across"} and is_data:
             return Role.EVALUATES_ON, 0.75
-        if low in _PREPOSITIONS or low in {",", "and", "or"} and steps > 3:
-            blocked_intro = True
-        if low in _PREPOSITIONS:
+        if low in _PREPOSITIONS or (low in {",", "and", "or"} and steps > 3):
             blocked_intro = True
         i -= 1
         steps += 1
     if is_data:
-        after = {t.text.lower() for t in doc[span.end : sent.end]}
+        after = set(lower[r.end : sent_end])
         if (words_before | after) & _EVAL:
             return Role.EVALUATES_ON, 0.65
     return Role.MENTIONS, 0.5
@@ -129,20 +130,17 @@ def sentence_role(doc: Doc, span: Span) -> tuple[Role, float]:
 
 class RoleTagger:
     def __call__(self, doc: Doc) -> Doc:
-        spans = doc.spans.get("entities", [])
+        recs = records(doc)
         best: dict[str, tuple[Role, float]] = {}
-        for span in spans:
-            role, conf = sentence_role(doc, span)
-            span._.role, span._.role_confidence = role, conf
-            key = span.id_
-            if key not in best or role.rank < best[key][0].rank:
-                best[key] = (role, conf)
-        # a short form used in "X outperforms ..." after "we introduce X (SF)" still belongs
-        # to the paper: introduction is a property of the entity, not only of one mention.
-        for span in spans:
-            role, conf = best[span.id_]
-            if role is Role.INTRODUCES and span._.role is not Role.INTRODUCES and not _generic(span):
-                span._.role, span._.role_confidence = role, min(conf, 0.8)
+        for r in recs:
+            r.role, r.role_confidence = sentence_role(doc, r)
+            if r.label not in best or r.role.rank < best[r.label][0].rank:
+                best[r.label] = (r.role, r.role_confidence)
+        # introduction is a property of the entity in this paper, not only of one mention
+        for r in recs:
+            role, conf = best[r.label]
+            if role is Role.INTRODUCES and r.role is not Role.INTRODUCES and not _generic(r):
+                r.role, r.role_confidence = role, min(conf, 0.8)
         return doc
 
 

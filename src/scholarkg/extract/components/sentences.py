@@ -5,7 +5,8 @@ character offset where the title ends (0 when the text has no blank line).
 
 A sentence starts after ``.``/``!``/``?`` when the next token does not start in lower case,
 and always after a blank line (the break between title and abstract). "e.g.", "i.e.", "et al."
-and decimals do not end sentences.
+and decimals do not end sentences. The words, offsets and sentences are also kept as plain
+lists (:mod:`scholarkg.extract.doctext`) for the other components.
 """
 
 from __future__ import annotations
@@ -13,39 +14,24 @@ from __future__ import annotations
 from spacy.language import Language
 from spacy.tokens import Doc
 
+from ..doctext import TITLE_BREAK, info
+
 __all__ = ["SentenceSegmenter", "TITLE_BREAK"]
-
-_ENDERS = frozenset({".", "!", "?"})
-
-
-TITLE_BREAK = "\n\n"
 
 
 class SentenceSegmenter:
-    """Sets ``token.is_sent_start`` on every token, and ``doc._.title_end``."""
+    """Marks sentence starts and sets ``doc._.title_end``."""
 
     def __init__(self):
         if not Doc.has_extension("title_end"):
             Doc.set_extension("title_end", default=0)
 
     def __call__(self, doc: Doc) -> Doc:
-        cut = doc.text.find(TITLE_BREAK)
-        doc._.title_end = max(cut, 0)
-        boundary = hard = True
-        for token in doc:
-            text = token.text
-            if token.i == 0:
-                token.is_sent_start = True
-            elif token.is_space:
-                token.is_sent_start = False
-            else:
-                token.is_sent_start = hard or (boundary and not text[0].islower())
-            if token.is_space:
-                hard = hard or "\n" in text
-                boundary = boundary or hard
-            else:
-                boundary = text in _ENDERS
-                hard = False
+        view = info(doc)
+        doc._.title_end = view.title_end
+        if len(doc):
+            for start, _ in view.sents:
+                doc[start].is_sent_start = True
         return doc
 
 

@@ -7,17 +7,21 @@ Without a part-of-speech tagger, a phrase is the head plus the content words rig
 head ("the model", "our approach", "this task") is not a term; a specific head alone
 ("segmentation", "summarization") is.
 
-Spans go to ``doc.spans["terms"]`` with the head's type as label; a trained classifier
-(``scholarkg_term_classifier``), when the pipeline has one, may re-type or drop them.
+Phrases are kept under ``"terms"`` (:class:`~scholarkg.extract.doctext.Found` with the head's type
+as label); the trained classifier (``scholarkg_term_classifier``) may re-type or drop them.
 """
 
 from __future__ import annotations
+
+import re
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from ...model import EntityType
 from ..cues import FUNCTION_WORDS
+from ..doctext import Found, info, set_found
+from ..tokenizer import MODIFIER_SUFFIXES
 from ..names import singular
 
 __all__ = ["TermFinder", "SPANS_KEY", "TERM_HEADS", "GENERIC_HEADS"]
@@ -47,7 +51,7 @@ TERM_HEADS: dict[str, EntityType] = {
         ensemble estimator descent propagation backpropagation tuning fine-tuning finetuning
         pre-training pretraining prompting strategy scheme procedure heuristic objective operator
         unit cell parser tagger generator discriminator detector extractor recognizer solver
-        planner search inference initialization initialisation forest process field perceptron
+        planner search inference initialization initialisation forest process perceptron
         gan rnn cnn lstm gru vae mlp policy adaptation transfer""".split(), ME),
     **dict.fromkeys(
         """accuracy error precision recall score f1 f-score f-measure auc perplexity iou bleu rouge
@@ -78,21 +82,89 @@ STOP_MODIFIERS = frozenset(
     challenging difficult hard easy fast faster slow improved better-performing superior
     remarkable impressive promising successful widely well commonly extensive comprehensive
     fundamental important crucial essential only also very without within across among
-    using based via like unlike compared""".split()
+    using based via like unlike compared reported achieved obtained used called named shown
+    presented introduced described evaluated trained learned designed developed considered
+    studied investigated applied employed adopted required needed obtain achieve achieving
+    obtaining including improving reducing showing making having being outperforming providing
+    leveraging applying yielding reaching giving taking allowing enabling producing requiring
+    resulting exploiting combining comparing exploring performing demonstrating surpassing
+    establishing setting maintaining relying focusing addressing solving handling capturing
+    exhibiting computing estimating predicting generating evaluate evaluates present presents
+    train trains pre-train pretrain fine-tune finetune use uses propose proposes introduce introduces
+    learn learns study studies describe describes compare compares combine combines extend extends
+    improve improves reduce reduces enable enables allow allows make makes take takes give gives
+    find finds show shows demonstrate demonstrates achieves achieve obtains estimate estimates
+    predict predicts generate generates encode encodes decode decodes compute computes capture
+    captures apply applies exploit exploits leverage leverages address addresses tackle tackles
+    solve solves handle handles require requires provide provides perform performs outperform
+    outperforms consider considers explore explores investigate investigates analyze analyzes
+    analyse analyses evaluated presented denoted termed dubbed""".split()
 )
 _BREAK_TEXT = frozenset({",", ".", ";", ":", "(", ")", "[", "]", "\"", "'", "/", "?", "!", "%", "=", "+"})
 
 
+# -ing words that name things ("learning rate", "training data") rather than actions
+NOMINAL_ING = frozenset(
+    """learning training processing modeling modelling reasoning answering understanding parsing tagging
+    labeling labelling embedding pooling sampling decoding encoding clustering ranking matching tracking
+    planning prompting tuning fine-tuning finetuning pre-training pretraining post-training computing
+    filtering forecasting mining retrieving scheduling programming engineering reading writing
+    speaking listening captioning grounding matting inpainting denoising hashing boosting bagging
+    pruning routing scoring rendering morphing warping stitching parsing coding indexing caching
+    crowdsourcing""".split()
+)
+# nouns ending in "s" that are not plurals (a plural modifier is usually a verb: "E-GRPO assigns")
+_S_NOUNS = frozenset(
+    """news series species physics statistics mathematics graphics robotics dynamics analytics
+    linguistics genomics economics ethics kinematics semantics pragmatics syntactics acoustics
+    bias gas corpus status radius apparatus lens process class loss mass access address chess
+    consensus census virus focus bonus basis analysis synthesis hypothesis thesis diagnosis axis
+    atlas plus minus canvas""".split()
+)
+_COMPARATIVES = frozenset(
+    """larger smaller deeper wider stronger weaker better worse faster slower longer shorter higher
+    lower bigger simpler richer cheaper easier harder newer older greater fewer top-performing
+    best-performing prevailing base""".split()
+)
+# a word right after these is a verb, not a modifier: "we develop X", "to formalize X"
+# Modifiers that leave a generic head generic: "valuable learning", "eight learning methods"
+_VAGUE = frozenset(
+    """valuable limited future inadequate partial auxiliary holistic diagnostic fixed automated unified
+    general-purpose early later late intermediate final initial overall open-weight frontier
+    empirical comprehensive detailed systematic complex diverse complete full entire extra careful
+    rigorous practical theoretical principled flexible modular generic general key core major minor
+    basic advanced modern classical alternative similar useful reliable accurate efficient scalable
+    effective simple novel learning training evaluation two three four five six seven eight nine ten
+    eleven twelve dozens hundreds thousands millions several multiple many numerous various other
+    prompting reasoning process task tasks""".split()
+)
+_VERB_CONTEXT = frozenset(
+    """we they it he she i to can could will would may might must should not also then further
+    first cannot""".split()
+)
+_ADJ_LY = frozenset({"fully", "early", "family", "anomaly", "poly", "only"})
+_SPLIT_MODIFIER = re.compile(rf"-(?:{MODIFIER_SUFFIXES})")
+_SIZE_OR_NUMBER = re.compile(r"^\d[\d.,]*[a-zA-Z]{0,2}$")
+_DIMENSION = re.compile(r"^\d+D$")
+
+
 def _modifier_ok(text: str) -> bool:
     low = text.lower()
-    if low in FUNCTION_WORDS or low in STOP_MODIFIERS or text in _BREAK_TEXT:
+    if low in FUNCTION_WORDS or low in STOP_MODIFIERS or low in _COMPARATIVES or text in _BREAK_TEXT:
         return False
     if low.endswith("ly") and len(low) > 4 and low not in {"fully", "early", "family", "anomaly", "poly"}:
         return False  # adverbs
-    if low[0].isdigit() and not any(c.isalpha() for c in low):
-        return False
+    if low.endswith("ing") and low not in NOMINAL_ING and not low.endswith(("-learning", "-training")):
+        return False  # "indicating", "measuring": actions
+    if (low.endswith("s") and not low.endswith(("ss", "us", "is", "ics")) and low not in _S_NOUNS
+            and not text[:-1].isupper() and len(low) > 3):
+        return False  # "replaces", "assigns", or a plural that heads its own phrase
+    if "'" in text or "\u2019" in text:
+        return False  # possessives: "the agent's reasoning process"
+    if _SIZE_OR_NUMBER.match(text) and not _DIMENSION.match(text):
+        return False  # "our 1.7B model", "12 tasks"
     if low.startswith("-"):
-        return False
+        return bool(_SPLIT_MODIFIER.fullmatch(low))  # "pixel" "-level", "BERT" "-based"
     return any(c.isalpha() for c in text)
 
 
@@ -101,34 +173,39 @@ class TermFinder:
         self.max_words = max_words
 
     def __call__(self, doc: Doc) -> Doc:
-        spans: list[Span] = []
-        for token in doc:
-            text = token.text
+        spans: list[Found] = []
+        view = info(doc)
+        words, lower = view.words, view.lower
+        n = len(words)
+        for i, text in enumerate(words):
             if not text[:1].isalpha() or (text[:1].isupper() and not text.isupper() and not text.istitle()):
                 continue
-            head = singular(text) if not text.isupper() else text.lower()
+            head = singular(lower[i]) if not text.isupper() else lower[i]
             type_ = TERM_HEADS.get(head)
             if type_ is None:
                 continue
+            sent_start, sent_end = view.sent_bounds(i)
             # the head ends the phrase: "network architecture" keeps "architecture" as head
-            nxt = doc[token.i + 1] if token.i + 1 < len(doc) else None
-            if nxt is not None and nxt.text.lower() in TERM_HEADS and not nxt.is_sent_start:
+            if i + 1 < sent_end and singular(lower[i + 1]) in TERM_HEADS:
                 continue
-            start = token.i
-            sent_start = token.sent.start
-            while start > sent_start and token.i - start + 1 < self.max_words:
-                prev = doc[start - 1]
-                if prev.is_space or not _modifier_ok(prev.text):
+            start = i
+            while start > sent_start and i - start + 1 < self.max_words:
+                prev = words[start - 1]
+                if view.space[start - 1] or not _modifier_ok(prev):
                     break
+                if start - 2 >= sent_start and (
+                    lower[start - 2] in _VERB_CONTEXT
+                    or (lower[start - 2].endswith("ly") and lower[start - 2] not in _ADJ_LY)
+                ):
+                    break  # "we develop X", "to formalize X", "randomly drop units": a verb
                 start -= 1
             # a sentence-initial capitalised word is only kept if it is not a common word
-            if start == sent_start and doc[start].text.lower() in FUNCTION_WORDS:
+            if start == sent_start and lower[start] in FUNCTION_WORDS:
                 start += 1
-            if start == token.i and head in GENERIC_HEADS:
-                continue
-            span = Span(doc, start, token.i + 1, label=type_.value)
-            spans.append(span)
-        doc.spans[SPANS_KEY] = spans
+            if head in GENERIC_HEADS and all(lower[k] in _VAGUE for k in range(start, i)):
+                continue  # "the model", "eight learning methods", "valuable learning"
+            spans.append(Found(start, i + 1, type_.value))
+        set_found(doc, SPANS_KEY, spans)
         return doc
 
 

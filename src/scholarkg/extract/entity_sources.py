@@ -1,0 +1,199 @@
+"""Where entity candidates come from, before the merger chooses among them.
+
+Each source reads what an earlier component found (see :mod:`scholarkg.extract.doctext`) and
+returns :class:`Candidate` values: abbreviation definitions, gazetteer names, model names,
+coined names typed by their context (or by the trained classifier), term phrases, and the
+spans of a statistical tagger when a pipeline has one (``doc.spans["ner"]`` or ``doc.ents``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from spacy.tokens import Doc
+
+from ..model import EntityType
+from .doctext import found, info
+from .gazetteer import Gazetteer
+from .typing_rules import Phrase, infer_type
+
+__all__ = ["Candidate", "CandidateSources", "clean_label", "PRIORITY"]
+
+TYPES = {t.value: t for t in EntityType}
+PRIORITY = {"abbreviation": 4, "gazetteer": 3, "model": 3, "name": 2, "title": 2, "ner": 1, "term": 1}
+_TEX = re.compile(r"\\[A-Za-z]+\{|[{}]")
+
+
+@dataclass
+class Candidate:
+    """A possible entity mention: token range, type (None: not yet known), canonical label."""
+
+    start: int
+    end: int
+    type: EntityType | None
+    label: str
+    source: str
+    confidence: float
+    aliases: tuple[str, ...] = ()
+    parent: str | None = None
+    derived_from: str | None = None
+    title_subject: bool = False
+    gazetteer: bool = False
+    extra: dict = field(default_factory=dict)
+    text: str = ""
+    key: str = ""
+
+    @property
+    def length(self) -> int:
+        return self.end - self.start
+
+
+def _text(doc: Doc, start: int, end: int) -> str:
+    view = info(doc)
+    return view.text[view.idx[start] : view.end_char(end - 1)]
+
+
+def clean_label(text: str) -> str:
+    """A label without TeX wrappers or doubled spaces: ``"\\emph{Search More}"`` -> ``"Search More"``."""
+    if "\\" in text or "{" in text or "}" in text:
+        text = _TEX.sub("", text)
+    return " ".join(text.split()) if "  " in text or "\n" in text else text
+
+
+def _text(doc: Doc, start: int, end: int) -> str:
+    view = info(doc)
+    return view.text[view.idx[start] : view.end_char(end - 1)]
+
+
+def clean_label(text: str) -> str:
+    """A label without TeX wrappers or doubled spaces: ``"\\emph{Search More}"`` -> ``"Search More"``."""
+    if "\\" in text or "{" in text or "}" in text:
+        text = _TEX.sub("", text)
+    return " ".join(text.split()) if "  " in text or "\n" in text else text
+
+
+class CandidateSources:
+    """The candidate readers, sharing one gazetteer."""
+
+    def __init__(self, gazetteer: Gazetteer):
+        self.gazetteer = gazetteer
+
+    def all(self, doc: Doc) -> tuple[list[Candidate], dict[str, Candidate]]:
+        """Every candidate, and the short forms this text defines (short form -> candidate)."""
+        abbr, defined = self.from_abbreviations(doc)
+        cands = abbr + self.from_gazetteer(doc) + self.from_models(doc) + self.from_names(doc)
+        cands += self.from_ner(doc) + self.from_terms(doc)
+        return cands, defined
+
+    def from_abbreviations(self, doc: Doc) -> tuple[list[Candidate], dict[str, Candidate]]:
+        out: list[Candidate] = []
+        defined: dict[str, Candidate] = {}
+        for short in doc._.abbreviations or ():
+            long = short._.long_form
+            if long is None or short.text in defined or not (long.end <= short.start or short.end <= long.start):
+                continue
+            if long.end > short.start and long.start < short.end:
+                continue
+            # The text's own definition decides: "Agents' Last Exam (ALE)" is not the gazetteer's
+            # "Arcade Learning Environment (ALE)". The gazetteer is used when the long form is known.
+            long_label = clean_label(long.text)
+            entry = self.gazetteer.lookup(long_label)
+            if entry is None:
+                # "BERT, which stands for ...": a name the gazetteer knows by its short form
+                short_entry = self.gazetteer.lookup(short.text)
+                if short_entry is not None and short_entry.canonical == short.text and short_entry.type in (
+                    EntityType.MODEL, EntityType.DATASET, EntityType.BENCHMARK
+                ):
+                    entry = short_entry
+            if entry is not None:
+                type_, conf, label = entry.type, 0.9, entry.canonical
+                aliases = tuple(dict.fromkeys(a for a in (long_label, short.text) if a != label))
+            else:
+                typed = infer_type(doc, short, long_form=long)
+                if typed is None:
+                    continue
+                type_, conf = typed
+                label = long_label
+                aliases = (short.text,)
+            for span, is_long in ((long, True), (short, False)):
+                cand = Candidate(span.start, span.end, type_, label, "abbreviation", conf, aliases,
+                             gazetteer=entry is not None)
+                out.append(cand)
+            defined[short.text] = out[-1]
+        return out, defined
+
+    def from_gazetteer(self, doc: Doc) -> list[Candidate]:
+        out = []
+        words = info(doc).words
+        for f in found(doc, "gazetteer"):
+            entry = self.gazetteer.lookup(f.key)
+            aliases = entry.aliases if entry is not None else ()
+            single_generic = f.end - f.start == 1 and words[f.start].islower()
+            conf = 0.7 if single_generic else 0.9
+            out.append(Candidate(f.start, f.end, TYPES[f.label], f.key, "gazetteer", conf, aliases, gazetteer=True))
+        return out
+
+    def from_models(self, doc: Doc) -> list[Candidate]:
+        out = []
+        for f in found(doc, "models"):
+            parsed = f.key
+            out.append(Candidate(f.start, f.end, EntityType.MODEL, parsed.label, "model", 0.9,
+                             parent=parsed.parent, gazetteer=True))
+        return out
+
+    def from_names(self, doc: Doc) -> list[Candidate]:
+        out = []
+        classified = {(s.start, s.end): s for s in found(doc, "classified")}
+        for f in found(doc, "candidates"):
+            raw = _text(doc, f.start, f.end)
+            span = Phrase(f.start, f.end, raw)
+            title = f.label == "TITLE"
+            text = clean_label(raw)
+            entry = self.gazetteer.lookup(text)
+            if entry is not None:
+                out.append(Candidate(span.start, span.end, entry.type, entry.canonical, "gazetteer", 0.85,
+                                 entry.aliases, title_subject=title, gazetteer=True))
+                continue
+            typed = infer_type(doc, span)
+            if typed is None and not title:
+                learned = classified.get((span.start, span.end))
+                if learned is not None:
+                    prob = doc.user_data.get("scholarkg.term_confidence", {}).get((span.start, span.end), 0.5)
+                    typed = (TYPES[learned.label], min(0.6, prob))
+            cand = Candidate(span.start, span.end, typed[0] if typed else None, text,
+                         "title" if title else "name", typed[1] if typed else 0.5, title_subject=title)
+            out.append(cand)
+        return out
+
+    def from_terms(self, doc: Doc) -> list[Candidate]:
+        out = []
+        confidence = doc.user_data.get("scholarkg.term_confidence", {})
+        for f in found(doc, "terms"):
+            text = clean_label(_text(doc, f.start, f.end))
+            entry = self.gazetteer.lookup(text)
+            if entry is not None:
+                out.append(Candidate(f.start, f.end, entry.type, entry.canonical, "gazetteer", 0.8,
+                                 entry.aliases, gazetteer=True))
+                continue
+            label = text if any(c.isupper() for c in text[1:]) else text.lower() if text[:1].isupper() and text[1:2].islower() else text
+            conf = confidence.get((f.start, f.end), 0.5)
+            out.append(Candidate(f.start, f.end, TYPES[f.label], label, "term", conf))
+        return out
+
+    def from_ner(self, doc: Doc) -> list[Candidate]:
+        out = []
+        spans = list(doc.spans.get("ner", [])) or list(doc.ents)
+        for span in spans:
+            try:
+                type_ = EntityType(span.label_)
+            except ValueError:
+                continue
+            entry = self.gazetteer.lookup(span.text)
+            if entry is not None:
+                out.append(Candidate(span.start, span.end, entry.type, entry.canonical, "gazetteer", 0.85,
+                                 entry.aliases, gazetteer=True))
+                continue
+            out.append(Candidate(span.start, span.end, type_, clean_label(span.text), "ner", 0.55))
+        return out
+

@@ -1,0 +1,120 @@
+"""Our scorer, the evaluate entry point, and agreement with the shared scorer."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from scholarkg.extract.scoring import coarse_type, norm, score_documents
+
+from extract_support import SHARED, extract_nlp, shared_data  # noqa: F401
+
+DATA = Path(__file__).resolve().parent / "data" / "extract_gold_small.jsonl"
+
+
+def _gold():
+    return [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def test_norm_and_types():
+    assert norm("Pass@1") == "pass1" and norm("BrowseComp-ZH") == "browsecompzh" and norm(None) == ""
+    assert coarse_type("Benchmark") == coarse_type("https://w3id.org/x#Dataset") == "DATA"
+    assert coarse_type("Model") == "MODEL"
+
+
+def test_perfect_and_empty_predictions():
+    gold = _gold()
+    perfect = []
+    for g in gold:
+        ents = [{"text": aliases[0], "type": types.split("|")[0].title().replace("Data", "Dataset"),
+                 "role": "introduces" if aliases[0] in g["introduces"] else "mentions"}
+                for types, groups in g["gold"].items() for aliases in groups]
+        perfect.append({"title": g["title"], "entities": ents, "results": g["results"]})
+    scores = score_documents(gold, perfect)
+    assert scores["typed"]["f1"] == 1.0 and scores["introduces"]["f1"] == 1.0 and scores["results"]["f1"] == 1.0
+    empty = score_documents(gold, [])
+    assert empty["typed"]["tp"] == 0 and empty["missing_documents"] == 2
+    assert empty["typed"]["fn"] == sum(len(v) for g in gold for v in g["gold"].values())
+
+
+def test_optional_names_are_neither_rewarded_nor_punished():
+    gold = _gold()[:1]
+    pred = [{"title": gold[0]["title"], "entities": [{"text": "network", "type": "Method"},
+                                                     {"text": "sparse attention", "type": "Task"}]}]
+    scores = score_documents(gold, pred)
+    assert scores["typed"]["fp"] == 1  # the mistyped "sparse attention"; "network" is optional
+    assert scores["untyped"]["tp"] == 1 and scores["untyped"]["fp"] == 0
+
+
+def test_evaluate_on_a_small_gold_file(tmp_path, extract_nlp):
+    from scholarkg.extract.evaluate import evaluate
+
+    out = tmp_path / "pred.jsonl"
+    scores = evaluate(DATA, out_path=out, nlp=extract_nlp)
+    assert scores["records"] == 2 and scores["missing_documents"] == 0
+    assert scores["typed"]["tp"] >= 6
+    assert scores["introduces"]["tp"] == 1
+    assert scores["results"]["tp"] == 1
+    lines = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [line["id"] for line in lines] == ["g1", "g2"]
+
+
+def _shared_scorer():
+    path = SHARED / "tools" / "score_extraction.py"
+    if not path.is_file():
+        pytest.skip("../shared/tools/score_extraction.py is not present")
+    spec = importlib.util.spec_from_file_location("shared_score_extraction", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.shared
+def test_figures_equal_the_shared_scorer(tmp_path, extract_nlp, capsys):
+    """Same prediction file, same gold: our figures are the shared scorer's."""
+    from scholarkg.extract.evaluate import evaluate
+
+    data = shared_data()
+    shared = _shared_scorer()
+    for gold in (DATA, data / "scierc" / "dev.gold.jsonl"):
+        pred = tmp_path / (gold.stem + ".pred.jsonl")
+        ours = evaluate(gold, out_path=pred, nlp=extract_nlp)
+        f, fu, fi, fr, missing = shared.score(str(gold), str(pred))
+        capsys.readouterr()
+        assert ours["typed"]["f1"] == pytest.approx(f, abs=1e-12)
+        assert ours["untyped"]["f1"] == pytest.approx(fu, abs=1e-12)
+        assert ours["introduces"]["f1"] == pytest.approx(fi, abs=1e-12)
+        assert ours["results"]["f1"] == pytest.approx(fr, abs=1e-12)
+        assert ours["missing_documents"] == missing
+
+
+@pytest.mark.shared
+def test_edge_cases_equal_the_shared_scorer(tmp_path, capsys):
+    """Hand-made predictions with the awkward cases: IRI types, aliases, duplicates, bad values."""
+    from scholarkg.extract.scoring import score_files
+
+    shared = _shared_scorer()
+    preds = [
+        {"title": "ZetaNet: Fast Parsing with Sparse Attention", "entities": [
+            {"text": "ZetaNet", "type": "https://w3id.org/scholarkg#Model", "role": "introduces"},
+            {"text": "zetanet", "label": "ZetaNet", "type": "Method", "role": "introduces"},
+            {"text": "PTB", "aliases": ["Penn Treebank"], "type": "Dataset"},
+            {"text": "BERT", "type": "Task"},
+            {"text": "network", "type": "Method", "role": "introduces"},
+            {"text": "novel thing", "type": "Weird", "role": "introduces"}],
+         "results": [{"model": "ZetaNet", "benchmark": "PTB", "value": 91.24},
+                     {"model": "ZetaNet", "benchmark": "Penn Treebank", "value": "n/a"},
+                     {"model": None, "benchmark": "Penn Treebank", "value": 91.2}]},
+        {"title": "learning to route tokens!", "entities": [{"canonical": "MoE", "type": "Method"}]},
+    ]
+    pred = tmp_path / "edge.jsonl"
+    pred.write_text("\n".join(json.dumps(p) for p in preds) + "\n", encoding="utf-8")
+    ours = score_files(DATA, pred)
+    f, fu, fi, fr, missing = shared.score(str(DATA), str(pred))
+    capsys.readouterr()
+    assert (ours["typed"]["f1"], ours["untyped"]["f1"], ours["introduces"]["f1"], ours["results"]["f1"]) == \
+        pytest.approx((f, fu, fi, fr), abs=1e-12)
+    assert ours["missing_documents"] == missing
