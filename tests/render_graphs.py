@@ -1,8 +1,14 @@
-"""Graphs for the explorer tests, built with the project's own graph builder.
+"""Graphs for the explorer tests, built with the project's own graph builder, and what the
+explorer should make of a graph, read from the RDF with SPARQL.
 
-``enriched_seed`` adds to the seed graph what the full extractor finds in it (an entity with
-an alias, a result, a model family) and records whose text carries script payloads;
-``synthetic_graph`` makes a graph of about ``n`` explorer nodes with the shape of a real build.
+``enriched_seed`` adds to the seed graph a few facts the tests rely on whatever the extractor
+finds (a benchmark with an alias introduced by its paper, a result on it, a model family) and
+records whose text carries script payloads; ``synthetic_graph`` makes a graph of about ``n``
+explorer nodes with the shape of a real build.
+
+``expected_nodes`` and ``expected_links`` give the explorer's nodes and links of an RDF graph
+by SPARQL queries written here from the ontology, not through ``scholarkg.render``, so the
+tests can compare the explorer with the graph whatever the extractor finds in the seed.
 """
 
 from __future__ import annotations
@@ -11,9 +17,12 @@ import random
 from decimal import Decimal
 
 from rdflib import Graph
+from rdflib.namespace import RDF, SKOS
 
-from scholarkg.graph.builder import add_all, entity_triples, new_graph, record_triples
 from scholarkg.extract.names import canonical_key as normalise_key
+from scholarkg.graph import iri
+from scholarkg.graph.builder import add_all, entity_triples, new_graph, record_triples
+from scholarkg.graph.vocab import SKG
 from scholarkg.model import (
     Author,
     Entity,
@@ -48,11 +57,32 @@ def _resolver(entities: list[Entity]):
     return lambda label: by_key.get(normalise_key(label))
 
 
+def entity_node(label: str) -> str:
+    """The IRI (as a string) of the entity named ``label``, keyed as the linker keys it."""
+    return str(iri.entity(normalise_key(label)))
+
+
+def _describe(graph: Graph, entity: Entity) -> None:
+    """Add ``entity`` to ``graph``. Where the graph already has it (the seed's extractor found
+    it), its type, name and aliases, and its family and base if ``entity`` gives them, are
+    replaced, so the node is described once, as the linker describes it; its links to papers
+    and results stay."""
+    node = iri.entity(entity.key)
+    for prop in (RDF.type, SKOS.prefLabel, SKOS.altLabel):
+        graph.remove((node, prop, None))
+    if entity.parent:
+        graph.remove((node, SKG.variantOf, None))
+    if entity.derived_from:
+        graph.remove((node, SKG.derivedFrom, None))
+    add_all(graph, entity_triples(entity))
+
+
 def enriched_seed(seed_build) -> Graph:
-    """The seed graph plus what the full extractor finds in the seed's "Agents' Last Exam"
-    record (the benchmark it introduces, with its acronym ALE), a record reporting a result on
-    ALE with a model of the Qwen3 family, and a record whose title, abstract and author name
-    carry script payloads."""
+    """The seed graph with: the seed's "Agents' Last Exam" record introducing that benchmark,
+    with its acronym ALE (as the extractor finds it); a record reporting a result on ALE with
+    Qwen3-8B, a model of the Qwen3 family; and a record whose title, abstract and author name
+    carry script payloads. The entities named here are as described here, whatever the
+    extractor made of them; those the seed has keep their links to its papers."""
     graph = new_graph()
     for triple in seed_build.graph:
         graph.add(triple)
@@ -105,7 +135,7 @@ def enriched_seed(seed_build) -> Graph:
     for record, extraction in ((ale, ale_extraction), (qwen, qwen_extraction), (hostile, hostile_extraction)):
         add_all(graph, record_triples(record, extraction, resolve))
     for entity in entities:
-        add_all(graph, entity_triples(entity))
+        _describe(graph, entity)
     return graph
 
 
@@ -158,3 +188,63 @@ def synthetic_graph(n: int, *, seed: int = 0) -> Graph:
     for entity in entities:
         add_all(graph, entity_triples(entity))
     return graph
+
+
+# What the explorer shows, by the ontology: the typed things people look at (a category only
+# when a paper is in it; not mentions, extractors or the upper levels of the category scheme)
+# and the relations between them, under the explorer's names.
+_PREFIXES = """
+PREFIX skg: <https://w3id.org/scholarkg/ontology#>
+PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
+PREFIX dcterms: <http://purl.org/dc/terms/>
+"""
+_NODES = _PREFIXES + """
+SELECT DISTINCT ?node ?kind WHERE {
+  {
+    VALUES (?class ?kind) {
+      (skg:Author "Author") (skg:Paper "Paper") (skg:Benchmark "Benchmark") (skg:Dataset "Dataset")
+      (skg:Model "Model") (skg:Method "Method") (skg:Task "Task") (skg:Metric "Metric")
+      (skg:Result "Result") (skg:CodeRepository "CodeRepository") (skg:ProjectPage "ProjectPage")
+      (skg:WebResource "WebResource")
+    }
+    ?node a ?class .
+  } UNION {
+    ?paper dcterms:subject ?node . ?node a skos:Concept . BIND("Category" AS ?kind)
+  }
+  FILTER(isIRI(?node))
+}
+"""
+_LINKS = _PREFIXES + """
+SELECT DISTINCT ?s ?relation ?o WHERE {
+  VALUES (?p ?relation) {
+    (dcterms:creator "author") (dcterms:subject "category") (skg:introduces "introduces")
+    (skg:evaluatesOn "evaluatesOn") (skg:uses "uses") (skg:comparesWith "comparesWith")
+    (skg:mentions "mentions") (skg:reportsResult "reportsResult") (skg:model "model")
+    (skg:benchmark "benchmark") (skg:metric "metric") (skg:variantOf "variantOf")
+    (skg:derivedFrom "derivedFrom") (skg:hasCodeRepository "codeRepository")
+    (skg:hasProjectPage "projectPage")
+  }
+  ?s ?p ?o .
+}
+"""
+
+
+def expected_nodes(graph: Graph) -> dict[str, str]:
+    """The explorer's nodes of ``graph``: IRI -> kind."""
+    return {str(row.node): str(row.kind) for row in graph.query(_NODES)}
+
+
+def expected_links(graph: Graph) -> set[tuple[str, str, str]]:
+    """The explorer's links of ``graph``: (source IRI, relation, target IRI), both ends nodes."""
+    nodes = expected_nodes(graph)
+    links = {(str(row.s), str(row.relation), str(row.o)) for row in graph.query(_LINKS)}
+    return {(s, rel, o) for s, rel, o in links if s in nodes and o in nodes}
+
+
+def expected_degrees(graph: Graph) -> dict[str, int]:
+    """How many explorer links each explorer node of ``graph`` has (in and out)."""
+    degree = dict.fromkeys(expected_nodes(graph), 0)
+    for s, _, o in expected_links(graph):
+        degree[s] += 1
+        degree[o] += 1
+    return degree

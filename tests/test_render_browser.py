@@ -224,6 +224,8 @@ def test_search_finds_by_name_and_alias(open_page, pages):
     details = page.inner_text("#details")
     assert "Aliases\nALE" in details.replace("\t", "\n") and "INTRODUCED BY" in details.upper()
     assert "0.8% · Qwen3-8B on Agents' Last Exam (pass rate)" in details
+    opened.js("(i) => skgExplorer.pick(i)", _node_id(opened, "Result", "0.8% · Qwen3-8B on Agents' Last Exam (pass rate)"))
+    assert "Value\n0.8%\n" in page.inner_text("#details").replace("\t", "\n")
     page.fill("#search", "no such thing anywhere")
     assert page.inner_text("#results") == "No match"
     _clean(opened)

@@ -15,7 +15,17 @@ from pathlib import Path
 
 import pytest
 from rdflib import Literal, URIRef
-from render_graphs import XSS_ABSTRACT, XSS_IMG, XSS_SCRIPT, XSS_TITLE, enriched_seed, synthetic_graph
+from render_graphs import (
+    XSS_ABSTRACT,
+    XSS_IMG,
+    XSS_SCRIPT,
+    XSS_TITLE,
+    enriched_seed,
+    expected_degrees,
+    expected_links,
+    expected_nodes,
+    synthetic_graph,
+)
 
 from scholarkg import api
 from scholarkg.render import render_html, script_json
@@ -165,13 +175,24 @@ def test_every_kind_and_relation_has_a_style():
     assert len({(colour, shape) for colour, shape, _ in KIND_STYLE.values()}) == len(KIND_STYLE)
 
 
+def _page_links(data: dict) -> set[tuple[str, str, str]]:
+    iris = [n["iri"] for n in data["nodes"]]
+    return {(iris[e["from"]], e["relation"], iris[e["to"]]) for e in data["edges"]}
+
+
 def test_page_data_matches_the_graph(rich_rdf, rich_html):
     data = page_data(rich_html)
     graph = to_networkx(rich_rdf)
     assert len(data["nodes"]) == graph.number_of_nodes() and len(data["edges"]) == graph.number_of_edges()
-    assert data["counts"] == {"nodes": 40, "edges": 61, "total": 40, "hidden": 0}
+    # Every node and link of the graph is on the page (the default budget is not reached).
+    nodes, links = expected_nodes(rich_rdf), expected_links(rich_rdf)
+    assert {n["iri"]: n["kind"] for n in data["nodes"]} == nodes
+    assert _page_links(data) == links and len(data["edges"]) == len(links)
+    assert data["counts"] == {"nodes": len(nodes), "edges": len(links), "total": len(nodes), "hidden": 0}
+    assert all(n["degree"] == expected_degrees(rich_rdf)[n["iri"]] for n in data["nodes"])
+    assert [n["id"] for n in data["nodes"]] == list(range(len(nodes)))
     legend = {k["kind"] for k in data["kinds"]}
-    assert legend == {kind for _, kind in graph.nodes(data="kind")}
+    assert legend == set(nodes.values())
     nodes = {(n["kind"], n["name"]): n for n in data["nodes"]}
     ale = nodes[("Benchmark", "Agents' Last Exam")]
     assert ale["aliases"] == ["ALE"]
@@ -184,7 +205,14 @@ def test_page_data_matches_the_graph(rich_rdf, rich_html):
     assert "url" not in paper  # the seed profile gives no arXiv id
     small = nodes[("Paper", "Small models on Agents' Last Exam")]
     assert small["url"] == "https://arxiv.org/abs/2601.00001" and small["arxiv_id"] == "2601.00001"
-    assert data["years"] == [2025, 2026] and {"code": "cs.CR", "name": "Cryptography and Security"} in data["categories"]
+    years = [int(str(row.year)[:4]) for row in rich_rdf.query(
+        "PREFIX fabio: <http://purl.org/spar/fabio/> SELECT ?year WHERE { ?paper fabio:hasPublicationYear ?year }")]
+    assert data["years"] == [min(years), max(years)]
+    codes = {str(row.code) for row in rich_rdf.query(
+        "PREFIX dcterms: <http://purl.org/dc/terms/> PREFIX skos: <http://www.w3.org/2004/02/skos/core#> "
+        "SELECT ?code WHERE { ?paper dcterms:subject ?category . ?category skos:notation ?code }")}
+    assert [c["code"] for c in data["categories"]] == sorted(codes)
+    assert {"code": "cs.CR", "name": "Cryptography and Security"} in data["categories"]
 
 
 def test_large_page_has_positions_and_physics_off():
@@ -227,14 +255,22 @@ def test_cli_focus_and_depth(cli, rich_file, tmp_path):
     assert data["description"] == "1 link around Agents' Last Exam"
 
 
-def test_cli_types_and_min_degree(cli, rich_file, tmp_path):
+def test_cli_types_and_min_degree(cli, rich_rdf, rich_file, tmp_path):
     data = _cli_page(cli, tmp_path, rich_file, "--types", "Benchmark,Model,Paper", "--min-degree", "3")
+    # The benchmarks, models and papers with 3 or more links in the whole graph, and only them.
+    degree, kinds = expected_degrees(rich_rdf), expected_nodes(rich_rdf)
+    of_kinds = {n for n, kind in kinds.items() if kind in ("Benchmark", "Model", "Paper")}
+    wanted = {n for n in of_kinds if degree[n] >= 3}
+    assert {n["iri"] for n in data["nodes"]} == wanted and wanted < of_kinds
     assert {n["kind"] for n in data["nodes"]} == {"Benchmark", "Model", "Paper"}
     assert all(n["degree"] >= 3 for n in data["nodes"])
-    assert {n["name"] for n in data["nodes"] if n["kind"] != "Paper"} == {"Agents' Last Exam", "BrowseComp", "Qwen3-8B"}
+    assert _page_links(data) == {(s, rel, o) for s, rel, o in expected_links(rich_rdf) if s in wanted and o in wanted}
+    names = {n["name"] for n in data["nodes"] if n["kind"] != "Paper"}
+    assert {"Agents' Last Exam", "BrowseComp", "Qwen3-8B"} <= names
+    assert data["description"] == "nodes with 3+ links; types Benchmark, Model, Paper"
 
 
-def test_cli_query(cli, rich_file, tmp_path):
+def test_cli_query(cli, rich_rdf, rich_file, tmp_path):
     query = tmp_path / "introduced.rq"
     query.write_text(
         "PREFIX skg: <https://w3id.org/scholarkg/ontology#>\n"
@@ -242,13 +278,25 @@ def test_cli_query(cli, rich_file, tmp_path):
         encoding="utf-8",
     )
     data = _cli_page(cli, tmp_path, rich_file, "--query", query)
-    assert sorted(n["kind"] for n in data["nodes"]) == ["Benchmark", "Paper"]
-    assert [e["relation"] for e in data["edges"]] == ["introduces"]
+    introduced = {(s, rel, o) for s, rel, o in expected_links(rich_rdf) if rel == "introduces"}
+    assert _page_links(data) == introduced
+    assert {n["iri"] for n in data["nodes"]} == {s for s, _, _ in introduced} | {o for _, _, o in introduced}
+    papers = {s for s, _, _ in introduced}
+    assert all((n["kind"] == "Paper") == (n["iri"] in papers) for n in data["nodes"])
+    ale = [n for n in data["nodes"] if n["name"] == "Agents' Last Exam"]
+    assert sorted(n["kind"] for n in ale) == ["Benchmark", "Paper"]
 
 
-def test_cli_max_nodes(cli, rich_file, tmp_path):
+def test_cli_max_nodes(cli, rich_rdf, rich_file, tmp_path):
     data = _cli_page(cli, tmp_path, rich_file, "--max-nodes", "10")
-    assert data["counts"]["nodes"] == 10 and data["counts"]["hidden"] == 30 and "30 are hidden" in data["notice"]
+    total = len(expected_nodes(rich_rdf))
+    hidden = total - 10
+    assert data["counts"]["nodes"] == len(data["nodes"]) == 10
+    assert data["counts"]["total"] == total and data["counts"]["hidden"] == hidden
+    assert f"Showing the 10 most connected of {total} nodes; {hidden} are hidden" in data["notice"]
+    # A most connected node of the graph is among them.
+    degree = expected_degrees(rich_rdf)
+    assert max(n["degree"] for n in data["nodes"]) == max(degree.values())
 
 
 def test_cli_empty_view_says_so(cli, rich_file, tmp_path):

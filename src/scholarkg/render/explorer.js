@@ -153,7 +153,7 @@
     if (url) field(list, n.kind === "Paper" ? "arXiv" : "URL", link(url, n.kind === "Paper" && n.arxiv_id ? n.arxiv_id : url));
     else field(list, "arXiv id", n.arxiv_id);
     if (n.aliases) field(list, "Aliases", n.aliases.join(", "));
-    if (n.value !== undefined) field(list, "Value", n.value + (n.unit || ""));
+    if (n.kind === "Result") field(list, "Value", n.label);  // value and unit, as in view.value_text
     field(list, "Evidence", n.evidence);
     if (list.childElementCount) box.append(list);
     if (n.abstract) box.append(el("p", n.abstract, "abstract"));

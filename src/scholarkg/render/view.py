@@ -17,7 +17,7 @@ from rdflib.namespace import DCTERMS, FOAF, RDF, SDO, SKOS
 
 from ..graph.vocab import FABIO, SKG
 
-__all__ = ["to_networkx", "NODE_KINDS", "RELATIONS"]
+__all__ = ["to_networkx", "value_text", "NODE_KINDS", "RELATIONS"]
 
 NODE_KINDS = (
     "Author", "Paper", "Category", "Benchmark", "Dataset", "Model", "Method",
@@ -60,6 +60,13 @@ _TEXT_ATTRIBUTES = (
 
 def _text(value) -> str:
     return str(value) if isinstance(value, Literal) else ""
+
+
+def value_text(value: str, unit: str | None) -> str:
+    """A result's value with its unit as read: ``0.8%``, ``12.56 points``, ``0.998``."""
+    if not unit:
+        return value
+    return f"{value} {unit}" if unit[0].isalnum() else f"{value}{unit}"
 
 
 def to_networkx(graph: Graph) -> nx.MultiDiGraph:
@@ -117,7 +124,7 @@ def to_networkx(graph: Graph) -> nx.MultiDiGraph:
         if node in categories:
             a["categories"] = " ".join(sorted(categories[node]))
         if a["kind"] == "Result":
-            a["label"] = f"{a.get('value', '?')}{a.get('unit', '') or ''}"
+            a["label"] = value_text(a.get("value", "?"), a.get("unit"))
         a.setdefault("label", str(node).rsplit("/", 1)[-1])
         nxg.add_node(str(node), **dict(sorted(a.items())))  # attributes in a fixed order
     nxg.add_edges_from(
