@@ -119,14 +119,14 @@ def build(
 
     problems = problems if problems is not None else Problems(strict=strict)
     paths = [str(p) for p in inputs]
-    session = _session(curation, enrichment)
+    curator = _curator(curation, enrichment)
     records: list[Record] = []
     extractions: list[Extraction] = []
     linker = Linker()
     co_authors: dict[str, list] = {}
     stream = read_records(paths, problems, format=format)
-    if session is not None:
-        stream = session.prepare(stream, problems)
+    if curator is not None:
+        stream = curator.prepare(stream, problems)
     stream = unique_records(stream, problems, co_authors)
     for record, extraction in extract_many(stream, nlp=nlp):
         records.append(record)
@@ -136,7 +136,7 @@ def build(
             progress(len(records))
     records = [_with_authors(r, co_authors.get(iri.paper_key(r.arxiv_id, r.title), [])) for r in records]
 
-    outcome = session.apply(records, extractions, linker, problems) if session is not None else None
+    outcome = curator.apply(records, extractions, linker, problems) if curator is not None else None
     if outcome is not None:
         extractions, linker = outcome.extractions, outcome.linker
     graph = new_graph()
@@ -173,15 +173,15 @@ def build(
     return result
 
 
-def _session(curation, enrichment):
-    """The curation session of a build, or None when there is neither curation nor enrichment."""
+def _curator(curation, enrichment):
+    """What applies the curation and enrichment files of a build, or None when there are neither."""
     if curation is None and enrichment is None:
         return None
-    from .curate.apply import Session
+    from .curate.apply import Curator
     from .curate.file import load_curation
     from .enrich.overlay import load_enrichment
 
-    return Session(
+    return Curator(
         load_curation(curation) if curation is not None else None,
         load_enrichment(enrichment) if enrichment is not None else None,
     )

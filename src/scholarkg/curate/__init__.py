@@ -24,13 +24,13 @@ __all__ = [
     "default_curation_path",
     "append_correction",
     "title_key",
-    "Session",
+    "Curator",
 ]
 
 
 def __getattr__(name: str):
-    if name == "Session":  # imports rdflib-backed modules only when a build needs them
-        from .apply import Session
+    if name == "Curator":  # imports rdflib-backed modules only when a build needs them
+        from .apply import Curator
 
-        return Session
+        return Curator
     raise AttributeError(name)

@@ -2,9 +2,9 @@
 
 Two steps, both run by :func:`scholarkg.pipeline.build`:
 
-1. :meth:`Session.prepare` adjusts records as they are read: it merges arXiv enrichment and
+1. :meth:`Curator.prepare` adjusts records as they are read: it merges arXiv enrichment and
    then applies ``paper`` corrections (pinned facts always win over enrichment).
-2. :meth:`Session.apply` runs every other correction, in file order, on the extracted
+2. :meth:`Curator.apply` runs every other correction, in file order, on the extracted
    mentions, results and linked entities, and returns an :class:`~scholarkg.curate.outcome.Outcome`
    (new extractions, a linker over the corrected entities, provenance).
 
@@ -26,7 +26,7 @@ from .corrections import Action, Correction, arxiv_id_of, title_key
 from .file import CurationFile
 from .state import State
 
-__all__ = ["Session", "Status", "APPLIED", "UNCHANGED", "STALE"]
+__all__ = ["Curator", "Status", "APPLIED", "UNCHANGED", "STALE"]
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ class Status:
         return f"correction {self.number} ({c.id}, {c.describe}): {self.state}: {self.message}"
 
 
-class Session:
+class Curator:
     """One build's use of a curation file (``curation`` may be None: enrichment only)."""
 
     def __init__(self, curation: CurationFile | None, enrichment=None) -> None:

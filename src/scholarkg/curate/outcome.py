@@ -71,9 +71,9 @@ class CuratedLinker:
 class Outcome:
     """Corrected extractions and linker, plus the provenance hooks the builder calls."""
 
-    def __init__(self, session, state: State, original: list[Extraction]) -> None:
-        self.session = session
-        self.statuses = session.statuses
+    def __init__(self, curator, state: State, original: list[Extraction]) -> None:
+        self.curator = curator
+        self.statuses = curator.statuses
         self.state = state
         self.linker = CuratedLinker(state.entities)
         self._provenance: list[dict[Mention | Result, list[tuple[URIRef, URIRef]]]] = []
@@ -148,7 +148,7 @@ class Outcome:
                 yield node, RDFS.comment, Literal(c.note)
         applied = {s.correction.id for s in self.statuses if s.state != STALE}
         influenced = [(iri.entity(key), cid) for key, cids in sorted(self.state.influenced.items()) for cid in cids]
-        influenced += [(iri.paper(iri.paper_key(r.arxiv_id, r.title)), cid) for r, cid, _f in self.session.paper_statements]
+        influenced += [(iri.paper(iri.paper_key(r.arxiv_id, r.title)), cid) for r, cid, _f in self.curator.paper_statements]
         for subject, cid in influenced:
             if cid in applied and (subject, RDF.type, None) in graph:
                 yield subject, PROV.wasInfluencedBy, iri.curation(cid)

@@ -97,7 +97,7 @@ def enrich_graph(
 ) -> EnrichReport:
     """Enrich the build folder ``graph`` (see the module docstring); raises NetworkError after
     writing what was found when arXiv stops answering."""
-    from ..curate.apply import Session
+    from ..curate.apply import Curator
     from ..curate.file import load_curation
     from ..manifest import read_manifest
     from ..readers import read_records
@@ -106,12 +106,12 @@ def enrich_graph(
     path = Path(enrichment) if enrichment else manifest.enrichment or default_enrichment_path(manifest.inputs[0])
     report = EnrichReport(path)
     curation = load_curation(manifest.curation) if manifest.curation and manifest.curation.is_file() else None
-    session = Session(curation)
+    curator = Curator(curation)
     existing = load_enrichment(path) if path.is_file() else None
 
     records: dict[str, tuple[Record, str | None]] = {}
     for record in read_records(manifest.inputs, _Unreported(), format=manifest.format):
-        pins = session.pins_for(record)
+        pins = curator.pins_for(record)
         pinned = next((c.arxiv_id for c in reversed(pins) if c.arxiv_id is not None), None)
         records.setdefault(record.arxiv_id or normalise_key(record.title), (record, pinned))
 
