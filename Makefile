@@ -21,9 +21,11 @@ install: $(VENV)/.installed
 
 install-test: $(VENV)/.installed-test
 
-## Build the seed author's graph into graphs/maojia-song/ and show one named query.
+## Build the seed author's graph into graphs/maojia-song/ (with examples/maojia-song.curation.toml),
+## write the author's profile page beside it, and show one named query.
 demo: install
 	$(BIN)/scholarkg build examples/maojia-song.txt --out graphs/maojia-song
+	$(BIN)/scholarkg profile graphs/maojia-song "Maojia Song" -o graphs/maojia-song/profile.html
 	$(BIN)/scholarkg query graphs/maojia-song --named benchmarks-introduced
 
 ## Install test dependencies (and chromium, serdi, rapper when missing) and run the suite.

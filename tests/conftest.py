@@ -33,10 +33,20 @@ def seed_path() -> Path:
 
 @pytest.fixture(scope="session")
 def seed_build():
-    """The seed profile built in memory once for the whole test session."""
+    """The seed profile built in memory once for the whole test session by the extractor alone
+    (no curation file), so tests of what the graph holds measure the extractor."""
     from scholarkg.pipeline import build
 
-    return build([SEED])
+    return build([SEED], curation=None)
+
+
+@pytest.fixture(scope="session")
+def demo_build():
+    """The seed built as `make demo` builds it: with the curation file found beside it."""
+    from scholarkg.curate import find_curation
+    from scholarkg.pipeline import build
+
+    return build([SEED], curation=find_curation([SEED]))
 
 
 @pytest.fixture(scope="session")
@@ -46,11 +56,21 @@ def seed_graph(seed_build):
 
 @pytest.fixture(scope="session")
 def seed_out(tmp_path_factory, seed_build) -> Path:
-    """The seed build written to a folder, as ``scholarkg build`` does."""
+    """The extractor-only seed build written to a folder, as ``scholarkg build`` writes it."""
     from scholarkg.pipeline import write_outputs
 
     out = tmp_path_factory.mktemp("seed") / "maojia-song"
     write_outputs(seed_build, out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def demo_out(tmp_path_factory, demo_build) -> Path:
+    """The demo build (with curation) written to a folder, as `make demo` writes it."""
+    from scholarkg.pipeline import write_outputs
+
+    out = tmp_path_factory.mktemp("demo") / "maojia-song"
+    write_outputs(demo_build, out)
     return out
 
 

@@ -7,10 +7,10 @@ import difflib
 from scholarkg.pipeline import OUTPUT_FILES
 
 
-def test_committed_seed_graph_is_current(repo_root, seed_out):
+def test_committed_seed_graph_is_current(repo_root, demo_out):
     committed = repo_root / "graphs" / "maojia-song"
     for name in OUTPUT_FILES:
-        fresh = (seed_out / name).read_bytes()
+        fresh = (demo_out / name).read_bytes()
         kept = (committed / name).read_bytes()
         if fresh != kept:
             diff = difflib.unified_diff(

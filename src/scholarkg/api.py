@@ -25,9 +25,13 @@ def build(
     format: str | None = None,
     strict: bool = False,
     html: bool = True,
+    curation: str | Path | None = None,
+    enrichment: str | Path | None = None,
 ):
     """Build the graph of ``inputs``; with ``out``, also write the output folder.
 
+    ``curation`` names a curation file to apply, ``enrichment`` an arXiv enrichment file to
+    merge (the command line finds both beside the first input by default).
     Returns a :class:`scholarkg.pipeline.Build` (``.graph``, ``.summary``, ``.problems``, ...).
     """
     from .pipeline import build as run_build
@@ -35,7 +39,7 @@ def build(
 
     if isinstance(inputs, str | Path):
         inputs = [inputs]
-    result = run_build(inputs, format=format, problems=Problems(strict=strict))
+    result = run_build(inputs, format=format, problems=Problems(strict=strict), curation=curation, enrichment=enrichment)
     if out is not None:
         write_outputs(result, out, html=html)
     return result

@@ -130,19 +130,35 @@ _fail_option = click.option(
 @_strict_option
 @_fail_option
 @click.option("--no-html", is_flag=True, help="Do not write graph.html.")
-def build(inputs, out, input_format, strict, fail_on_problems, no_html):
+@click.option("--curation", type=click.Path(dir_okay=False, path_type=Path),
+              help="Curation file (default: <stem>.curation.toml or curation.toml beside the first input).")
+@click.option("--no-curation", is_flag=True, help="Apply no curation file.")
+@click.option("--enrichment", type=click.Path(dir_okay=False, path_type=Path),
+              help="arXiv enrichment file (default: <stem>.enrichment.jsonl beside the first input).")
+@click.option("--no-enrichment", is_flag=True, help="Merge no enrichment file.")
+def build(inputs, out, input_format, strict, fail_on_problems, no_html, curation, no_curation, enrichment, no_enrichment):
     """Build the knowledge graph of INPUTS into the folder OUT.
 
-    Writes graph.ttl, graph.nt, graph.jsonld, graph.html, extraction.jsonl and summary.json.
+    Writes graph.ttl, graph.nt, graph.jsonld, graph.html, extraction.jsonl, summary.json and
+    build.json; applies the curation file and merges the enrichment file when there are any.
     """
+    from .curate.file import find_curation
+    from .enrich.overlay import default_enrichment_path
     from .fileio import locked
     from .pipeline import build as run_build
     from .pipeline import write_outputs
 
+    if not no_curation and curation is None:
+        curation = find_curation(inputs)
+    if not no_enrichment and enrichment is None and default_enrichment_path(inputs[0]).is_file():
+        enrichment = default_enrichment_path(inputs[0])
     progress = Progress("building", sys.stderr.isatty())
     problems = Problems(strict=strict)
     with locked(out):  # a second build into OUT fails at once instead of racing this one
-        result = run_build(inputs, format=input_format, problems=problems, progress=progress)
+        result = run_build(
+            inputs, format=input_format, problems=problems, progress=progress,
+            curation=None if no_curation else curation, enrichment=None if no_enrichment else enrichment,
+        )
         progress.done()
         if not result.records:
             raise errors.InputError(
@@ -342,6 +358,8 @@ def validate(graph):
     if not report.conforms:
         sys.exit(errors.EXIT_PROBLEMS)
 
+
+from . import cli_research  # noqa: E402,F401  (registers curate, enrich and profile)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -32,6 +32,8 @@ __all__ = ["Build", "build", "unique_records", "summarise", "write_outputs", "OU
 log = logging.getLogger(__name__)
 
 OUTPUT_FILES = ("graph.ttl", "graph.jsonld", "graph.nt", "graph.html", "extraction.jsonl", "summary.json")
+# write_outputs also writes build.json (scholarkg.manifest): how the folder was built, with
+# paths relative to the folder, so it is left out of the graph outputs above.
 
 
 @dataclass
@@ -45,19 +47,31 @@ class Build:
     problems: Problems
     linker: object = None
     inputs: list[str] = field(default_factory=list)
+    format: str | None = None
+    curation: str | Path | None = None  # the curation file applied, if any
+    enrichment: str | Path | None = None  # the enrichment file merged, if any
+    statuses: list = field(default_factory=list)  # what became of each correction
 
     @property
     def summary(self) -> dict:
         return summarise(self.graph, self.problems)
 
 
-def unique_records(records: Iterable[Record], problems: Problems) -> Iterator[Record]:
-    """Drop repeated records of the same paper (same arXiv id, or same normalised title)."""
+def unique_records(
+    records: Iterable[Record], problems: Problems, co_authors: dict[str, list] | None = None
+) -> Iterator[Record]:
+    """Drop repeated records of the same paper (same arXiv id, or same normalised title).
+
+    With ``co_authors``, the authors of each dropped repeat are collected under the kept
+    record's paper key (several profile pages listing one paper give it all their authors).
+    """
     seen: dict[str, str] = {}
     for record in records:
         key = iri.paper_key(record.arxiv_id, record.title)
         where = str(record.source) if record.source else record.id
         if key in seen:
+            if co_authors is not None:
+                co_authors.setdefault(key, []).extend(record.authors)
             problems.skip(
                 record.source.path if record.source else where,
                 record.source.position if record.source else "",
@@ -69,6 +83,18 @@ def unique_records(records: Iterable[Record], problems: Problems) -> Iterator[Re
         yield record
 
 
+def _with_authors(record: Record, extra: list) -> Record:
+    from dataclasses import replace
+
+    names = {iri.normalise_key(a.name) for a in record.authors}
+    added = []
+    for author in extra:
+        if iri.normalise_key(author.name) not in names:
+            names.add(iri.normalise_key(author.name))
+            added.append(author)
+    return replace(record, authors=(*record.authors, *added)) if added else record
+
+
 def build(
     inputs: Iterable[str | Path],
     *,
@@ -77,11 +103,15 @@ def build(
     problems: Problems | None = None,
     nlp=None,
     progress: Callable[[int], None] | None = None,
+    curation: str | Path | None = None,
+    enrichment: str | Path | None = None,
 ) -> Build:
     """Build the knowledge graph of the records in ``inputs`` (files), in memory.
 
     Bad records are reported to ``problems`` and skipped; ``strict=True`` makes the first
-    one raise :class:`~scholarkg.errors.RecordError`.
+    one raise :class:`~scholarkg.errors.RecordError`. ``curation`` names a curation file
+    whose corrections are applied after extraction (:mod:`scholarkg.curate`); ``enrichment``
+    an arXiv enrichment file merged into the records as they are read (:mod:`scholarkg.enrich`).
     """
     from .extract import EXTRACTOR_VERSION, extract_many
     from .link import Linker
@@ -89,21 +119,33 @@ def build(
 
     problems = problems if problems is not None else Problems(strict=strict)
     paths = [str(p) for p in inputs]
+    curator = _curator(curation, enrichment)
     records: list[Record] = []
     extractions: list[Extraction] = []
     linker = Linker()
-    stream = unique_records(read_records(paths, problems, format=format), problems)
+    co_authors: dict[str, list] = {}
+    stream = read_records(paths, problems, format=format)
+    if curator is not None:
+        stream = curator.prepare(stream, problems)
+    stream = unique_records(stream, problems, co_authors)
     for record, extraction in extract_many(stream, nlp=nlp):
         records.append(record)
         extractions.append(extraction)
         linker.add(extraction)
         if progress is not None:
             progress(len(records))
+    records = [_with_authors(r, co_authors.get(iri.paper_key(r.arxiv_id, r.title), [])) for r in records]
 
+    outcome = curator.apply(records, extractions, linker, problems) if curator is not None else None
+    if outcome is not None:
+        extractions, linker = outcome.extractions, outcome.linker
     graph = new_graph()
     add_all(graph, extractor_triples(EXTRACTOR_VERSION))
-    for record, extraction in zip(records, extractions):
-        add_all(graph, record_triples(record, extraction, linker.resolve))
+    for index, (record, extraction) in enumerate(zip(records, extractions)):
+        hook = outcome.provenance(index) if outcome is not None else None
+        add_all(graph, record_triples(record, extraction, linker.resolve, hook))
+    if outcome is not None:
+        add_all(graph, outcome.link_triples())
     entities = linker.entities()
     used = set(graph.objects(None, SKG.mentionOf)) | {
         o for p in (SKG.model, SKG.benchmark, SKG.metric) for o in graph.objects(None, p)
@@ -122,8 +164,27 @@ def build(
     for entity in entities:
         if entity.key in keep:
             add_all(graph, entity_triples(entity, known=keep))
+    if outcome is not None:
+        add_all(graph, list(outcome.curation_triples(graph)))
     log.info("built %d records into %d triples", len(records), len(graph))
-    return Build(graph, records, extractions, [by_key[k] for k in sorted(keep)], problems, linker, paths)
+    result = Build(graph, records, extractions, [by_key[k] for k in sorted(keep)], problems, linker, paths)
+    result.format, result.curation, result.enrichment = format, curation, enrichment
+    result.statuses = outcome.statuses if outcome is not None else []
+    return result
+
+
+def _curator(curation, enrichment):
+    """What applies the curation and enrichment files of a build, or None when there are neither."""
+    if curation is None and enrichment is None:
+        return None
+    from .curate.apply import Curator
+    from .curate.file import load_curation
+    from .enrich.overlay import load_enrichment
+
+    return Curator(
+        load_curation(curation) if curation is not None else None,
+        load_enrichment(enrichment) if enrichment is not None else None,
+    )
 
 
 def summarise(graph: Graph, problems: Problems | None = None) -> dict:
@@ -177,6 +238,9 @@ def write_outputs(result: Build, out_dir: str | Path, *, html: bool = True) -> d
     summary = summarise(result.graph, result.problems)
     summary["notes"] = [_relative_note(n) for n in summary.get("notes", [])]
     files["summary.json"] = (json.dumps(summary, indent=2, sort_keys=True) + "\n").encode("utf-8")
+    from .manifest import manifest_bytes
+
+    files["build.json"] = manifest_bytes(result, out_dir, html=html)
     replace_directory(out_dir, files)
     return {name: Path(out_dir) / name for name in files}
 

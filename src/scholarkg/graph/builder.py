@@ -35,7 +35,7 @@ from decimal import Decimal
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS, FOAF, PROV, RDF, RDFS, SDO, SKOS, XSD
 
-from ..model import Entity, EntityType, Extraction, LinkKind, Record, Role
+from ..model import Entity, EntityType, Extraction, LinkKind, Mention, Record, Result, Role
 from ..taxonomy import Taxonomy
 from . import iri
 from .vocab import BIBO, FABIO, PREFIXES, SKG
@@ -55,6 +55,8 @@ __all__ = [
 
 Triple = tuple[URIRef, URIRef, URIRef | Literal]
 Resolver = Callable[[str], Entity | None]
+# (predicate, object) pairs stating where a mention or result came from.
+Provenance = Callable[[Mention | Result], Iterable[tuple[URIRef, URIRef]]]
 
 ROLE_PROPERTY: dict[Role, URIRef] = {
     Role.INTRODUCES: SKG.introduces,
@@ -188,16 +190,23 @@ def _paper_triples(record: Record, paper: URIRef) -> Iterator[Triple]:
         yield paper, SKG.primaryCategory, iri.category(record.primary_category)
 
 
-def record_triples(record: Record, extraction: Extraction, resolve: Resolver) -> Iterator[Triple]:
+def record_triples(
+    record: Record, extraction: Extraction, resolve: Resolver, provenance: Provenance | None = None
+) -> Iterator[Triple]:
     """Every statement about one record: the paper, its authors and categories, and what
     the extractor found in it (mentions with provenance, results, links).
 
     ``resolve`` maps a mention label to its canonical entity (see :class:`scholarkg.link.Linker`).
-    Entity descriptions themselves come from :func:`entity_triples`.
+    Entity descriptions themselves come from :func:`entity_triples`. ``provenance`` gives the
+    provenance of each mention and result (default: attributed to the extractor); curation
+    uses it to mark what a correction made or changed.
     """
     key = iri.paper_key(record.arxiv_id, record.title)
     paper = iri.paper(key)
     agent = iri.extractor(extraction.extractor or "unknown")
+    if provenance is None:
+        def provenance(_item: Mention | Result) -> tuple[tuple[URIRef, URIRef], ...]:
+            return ((PROV.wasAttributedTo, agent),)
     yield from _paper_triples(record, paper)
     if extraction.mentions or extraction.results:
         # The agent statements are attributed to is always described, whatever its version.
@@ -221,7 +230,8 @@ def record_triples(record: Record, extraction: Extraction, resolve: Resolver) ->
         yield mention, SKG.endOffset, Literal(m.end)
         yield mention, SKG.anchorText, Literal(m.text)
         yield mention, SKG.confidence, _confidence(m.confidence)
-        yield mention, PROV.wasAttributedTo, agent
+        for predicate, source in provenance(m):
+            yield mention, predicate, source
     for node, role in strongest.items():
         yield paper, ROLE_PROPERTY[role], node
 
@@ -258,7 +268,8 @@ def record_triples(record: Record, extraction: Extraction, resolve: Resolver) ->
             yield node, SKG.startOffset, Literal(r.start)
             yield node, SKG.endOffset, Literal(r.end)
         yield node, SKG.confidence, _confidence(r.confidence)
-        yield node, PROV.wasAttributedTo, agent
+        for predicate, source in provenance(r):
+            yield node, predicate, source
 
     for link in extraction.links:
         try:

@@ -82,6 +82,9 @@ class SKG(DefinedNamespace):
     derivedFrom: URIRef
     paperCount: URIRef
 
+    # curation
+    curationAction: URIRef
+
     # precomputed co-occurrence
     pairMember: URIRef
     sharedPapers: URIRef
