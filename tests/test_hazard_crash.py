@@ -45,9 +45,13 @@ def leftovers(folder: Path) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def builds(tmp_path_factory, seed_build):
-    """Two different builds and the exact bytes each writes."""
+def builds(tmp_path_factory, demo_build):
+    """Two different builds and the exact bytes each writes.
+
+    ``build.json`` names the inputs relative to the output folder, so every output folder of
+    these tests sits beside the reference folders (``target()`` gives a fresh one)."""
     folder = tmp_path_factory.mktemp("refs")
+    seed_build = demo_build  # what `scholarkg build examples/maojia-song.txt` makes
     small = folder / "small.jsonl"
     small.write_text("".join(json.dumps(r) + "\n" for r in RECORDS_B), encoding="utf-8")
     other = build([small])
@@ -56,7 +60,9 @@ def builds(tmp_path_factory, seed_build):
         write_outputs(result, folder / name)
         refs[name] = snapshot(folder / name)
     assert refs["A"] != refs["B"] and set(refs["A"]) == set(refs["B"])
-    return {"A": seed_build, "B": other, "files": refs, "small": small}
+    counter = iter(range(1_000_000))
+    return {"A": seed_build, "B": other, "files": refs, "small": small,
+            "target": lambda: folder / f"out-{next(counter)}"}
 
 
 def _kill_after(delay: float, work) -> int:
@@ -109,15 +115,15 @@ def _kill_loop(target: Path, attempts: int, work_for, delay_for, rng: random.Ran
 
 
 def test_kill_while_writing_outputs(tmp_path, builds):
-    target = tmp_path / "out"
+    target = builds["target"]()
     write_outputs(builds["A"], target)
     rng = random.Random(7)
     # The whole of write_outputs (serialising, then writing): kills spread over it and past its end.
-    full = _child_seconds(lambda: write_outputs(builds["B"], tmp_path / "timing"))
+    full = _child_seconds(lambda: write_outputs(builds["B"], builds["target"]()))
     counts = _kill_loop(target, 6, lambda name: (lambda: write_outputs(builds[name], target)),
                         lambda: rng.uniform(0.5, 1.1) * full, rng, builds["files"])
     assert counts["killed"] >= 2, counts
-    whole = _child_seconds(lambda: replace_directory(tmp_path / "timing", builds["files"]["A"]))
+    whole = _child_seconds(lambda: replace_directory(builds["target"](), builds["files"]["A"]))
     # The writing itself, many times: kills spread over the few milliseconds it takes.
     counts = _kill_loop(target, 100, lambda name: (lambda: replace_directory(target, builds["files"][name])),
                         lambda: rng.uniform(0, 1.3) * whole, rng, builds["files"])
@@ -129,9 +135,9 @@ def test_kill_while_writing_outputs(tmp_path, builds):
 def test_kill_while_writing_without_atomic_exchange(tmp_path, builds, monkeypatch):
     """Where two renames are needed, a kill between them is repaired by the next build."""
     monkeypatch.setattr(fileio, "_exchange", lambda a, b: False)
-    target = tmp_path / "out"
+    target = builds["target"]()
     replace_directory(target, builds["files"]["A"])
-    whole = _child_seconds(lambda: replace_directory(tmp_path / "timing", builds["files"]["B"]))
+    whole = _child_seconds(lambda: replace_directory(builds["target"](), builds["files"]["B"]))
     rng = random.Random(11)
     counts = _kill_loop(target, 40, lambda name: (lambda: replace_directory(target, builds["files"][name])),
                         lambda: rng.uniform(0, 1.3) * whole, rng, builds["files"])
@@ -157,7 +163,7 @@ def _writing_started(out: Path, proc: subprocess.Popen, limit: float) -> bool:
 
 
 def test_kill_the_build_command_at_random_points(tmp_path, builds):
-    out = tmp_path / "out"
+    out = builds["target"]()
     write_outputs(builds["A"], out)
     rng = random.Random(3)
     # Once at a random moment of its start (reading, extracting), once as it writes its outputs.
@@ -179,7 +185,7 @@ def test_kill_the_build_command_at_random_points(tmp_path, builds):
 
 
 def test_two_builds_into_one_folder(tmp_path, builds, seed_path):
-    out = tmp_path / "out"
+    out = builds["target"]()
     first, second = _cli("build", seed_path, "--out", out), _cli("build", builds["small"], "--out", out)
     codes = (first.wait(timeout=180), second.wait(timeout=180))
     errors = first.stderr.read() + second.stderr.read()
@@ -195,7 +201,7 @@ def test_two_builds_into_one_folder(tmp_path, builds, seed_path):
 
 def test_concurrent_writers_never_mix(tmp_path, builds):
     """Many pairs of writers racing on one folder: each lands whole or is told it is locked."""
-    target = tmp_path / "out"
+    target = builds["target"]()
     replace_directory(target, builds["files"]["A"])
     outcomes = []
     for _ in range(20):
