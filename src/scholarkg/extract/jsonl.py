@@ -31,12 +31,7 @@ def number(value: Decimal) -> int | float:
 
 
 def _entity(linker: Linker, label: str | None):
-    if not label:
-        return None
-    try:
-        return linker.resolve(label)
-    except KeyError:
-        return None
+    return linker.get(label) if label else None
 
 
 def extraction_record(record: Record, extraction: Extraction, linker: Linker) -> dict[str, Any]:

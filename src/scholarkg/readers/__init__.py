@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..errors import InputError, Problems
 from ..model import Record
-from .base import Reader
+from .base import Reader, open_error
 
 __all__ = ["FORMATS", "get_reader", "detect", "read_records", "Reader"]
 
@@ -46,12 +46,8 @@ def detect(path: Path) -> str:
     try:
         with path.open("rb") as fh:
             head_bytes = fh.read(_SNIFF_BYTES)
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, not a file") from None
     except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+        raise open_error(path, exc) from None
     if not head_bytes.strip():
         raise InputError(f"{path}: file is empty")
     head = head_bytes.decode("utf-8", errors="replace").lstrip("\ufeff")

@@ -56,17 +56,22 @@ def decode(data: bytes) -> tuple[str, int]:
     return text, text.count("\ufffd") - data.count(b"\xef\xbf\xbd")
 
 
+def open_error(path: Path, exc: OSError) -> InputError:
+    """The one-line error for a file that cannot be opened or read."""
+    if isinstance(exc, FileNotFoundError):
+        return InputError(f"{path}: no such file")
+    if isinstance(exc, IsADirectoryError):
+        return InputError(f"{path}: is a directory, not a file")
+    return InputError(f"{path}: cannot read ({exc.strerror or exc})")
+
+
 def read_text(path: Path, problems: Problems | None = None) -> str:
     """Read a whole file as UTF-8, or raise InputError. Bytes that are not UTF-8 are replaced
     by U+FFFD and, when ``problems`` is given, reported against the file."""
     try:
         data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory, not a file") from None
     except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+        raise open_error(path, exc) from None
     text, replaced = decode(data)
     if replaced and problems is not None:
         problems.report(str(path), "", "encoding", f"{replaced:,} byte(s) that are not UTF-8 replaced with U+FFFD")

@@ -18,9 +18,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError, Problems
+from ..errors import Problems
 from ..model import Record
-from .base import Reader, RecordFields, decode
+from .base import Reader, RecordFields, decode, open_error
 
 __all__ = ["JsonLinesReader", "iter_json_lines", "split_names"]
 
@@ -29,10 +29,8 @@ def iter_json_lines(path: Path, problems: Problems) -> Iterator[tuple[int, dict[
     """Yield (line number, object) for each valid JSON object line; report the others."""
     try:
         fh = path.open("rb")
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
     except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+        raise open_error(path, exc) from None
     with fh:
         for number, raw in enumerate(fh, start=1):
             line, replaced = decode(raw)
