@@ -70,11 +70,14 @@ def new_graph() -> Graph:
 
 
 def _decimal(value: float | Decimal) -> Literal:
-    return Literal(Decimal(str(value)).normalize() if not isinstance(value, Decimal) else value, datatype=XSD.decimal)
+    """An xsd:decimal in canonical form (``0.6``, ``100``), the form RDF stores keep it in."""
+    number = value if isinstance(value, Decimal) else Decimal(str(value))
+    text = format(number.normalize(), "f")
+    return Literal("0" if text in ("-0", "0") else text, datatype=XSD.decimal)
 
 
 def _confidence(value: float) -> Literal:
-    return Literal(Decimal(f"{min(max(value, 0.0), 1.0):.3f}"), datatype=XSD.decimal)
+    return _decimal(Decimal(f"{min(max(value, 0.0), 1.0):.3f}"))
 
 
 def extractor_triples(version: str) -> Iterator[Triple]:

@@ -46,6 +46,7 @@ __all__ = [
     "entity_pair",
     "curation",
     "record_graph",
+    "store_graph",
 ]
 
 _SIMPLE = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
@@ -53,6 +54,7 @@ _SPACES = re.compile(r"\s+")
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
 # Characters that may not appear in an IRI (RFC 3987 excludes these from every component).
 _FORBIDDEN = re.compile(r'[\x00-\x20<>"{}|\\^`\x7f-\x9f]|%(?![0-9A-Fa-f]{2})')
+_NONCHARACTERS = re.compile("[\ud800-\udfff\ufffe\uffff]")  # lone surrogates and U+FFFE/U+FFFF
 _SAFE_CODE = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-]*")
 
 
@@ -79,7 +81,7 @@ def validate(iri: str) -> URIRef:
     """Return ``iri`` as a URIRef, or raise ValueError if it is not a valid absolute IRI."""
     if not re.match(r"[A-Za-z][A-Za-z0-9+.\-]*:", iri) or _FORBIDDEN.search(iri):
         raise ValueError(f"not a valid IRI: {iri!r}")
-    if any(0xD800 <= ord(c) <= 0xDFFF or c in "\ufffe\uffff" for c in iri):
+    if _NONCHARACTERS.search(iri):
         raise ValueError(f"not a valid IRI: {iri!r}")
     return URIRef(iri)
 
@@ -108,6 +110,11 @@ def paper(key: str) -> URIRef:
 def record_graph(key: str) -> URIRef:
     """Named graph holding the statements derived from one record."""
     return validate(str(paper(key)).replace("/id/paper/", "/id/graph/paper/", 1))
+
+
+def store_graph(part: str) -> URIRef:
+    """Named graph of a part of a store shared by many records (``entities``, ``shared``, ``pairs``)."""
+    return _mint("graph/" + _slug(normalise_key(part)))
 
 
 def author(name: str) -> URIRef:
