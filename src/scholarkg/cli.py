@@ -121,20 +121,43 @@ _strict_option = click.option("--strict", is_flag=True, help="Stop at the first 
 _fail_option = click.option(
     "--fail-on-problems", is_flag=True, help="Exit with code 1 when any record had a problem."
 )
+_store_option = click.option(
+    "--store", type=click.Path(file_okay=False, path_type=Path),
+    help="An on-disk Oxigraph store folder (made by build --store or bulk) instead of GRAPH.",
+)
+
+
+def _graph_or_store(graph: Path | None, store: Path | None) -> Path:
+    if (graph is None) == (store is None):
+        raise click.UsageError("give either GRAPH or --store DIR")
+    if store is not None:
+        from .store.disk import check_store
+
+        check_store(store)
+    return graph if store is None else store
 
 
 @main.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("-o", "--out", required=True, type=click.Path(path_type=Path), help="Output folder.")
+@click.option("-o", "--out", type=click.Path(path_type=Path), help="Output folder.")
+@click.option("--store", type=click.Path(file_okay=False, path_type=Path), help="Add to this on-disk Oxigraph store instead (incremental; for large inputs).")
 @_format_option
 @_strict_option
 @_fail_option
 @click.option("--no-html", is_flag=True, help="Do not write graph.html.")
-def build(inputs, out, input_format, strict, fail_on_problems, no_html):
-    """Build the knowledge graph of INPUTS into the folder OUT.
+def build(inputs, out, store, input_format, strict, fail_on_problems, no_html):
+    """Build the knowledge graph of INPUTS into the folder OUT, or into a --store.
 
     Writes graph.ttl, graph.nt, graph.jsonld, graph.html, extraction.jsonl and summary.json.
+    With --store, adds the records to a persistent store: unchanged records are skipped,
+    changed ones replaced; it reports what was added, updated and unchanged.
     """
+    if (out is None) == (store is None):
+        raise click.UsageError("give either --out FOLDER or --store DIR")
+    if store is not None:
+        from .cli_store import build_into_store
+
+        return build_into_store(inputs, store, input_format, strict, fail_on_problems)
     from .pipeline import build as run_build
     from .pipeline import write_outputs
 
@@ -204,8 +227,11 @@ def _parse_params(values: tuple[str, ...]) -> dict[str, str]:
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "tsv", "json"]), default="table", show_default=True)
 @click.option("--list", "list_queries", is_flag=True, help="List the named queries and exit.")
 @click.option("--allow-remote", is_flag=True, help="Allow SERVICE, LOAD and FROM (they read files or the network).")
-def query(graph, sparql, query_file, named, params, fmt, list_queries, allow_remote):
-    """Run a SPARQL query on GRAPH (a build folder or an RDF file).
+@_store_option
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="With a store: give up after this many seconds [default: 60].")
+@click.option("--max-rows", type=click.IntRange(min=1), help="With a store: keep at most this many rows [default: 1,000,000].")
+def query(graph, sparql, query_file, named, params, fmt, list_queries, allow_remote, store, timeout, max_rows):
+    """Run a SPARQL query on GRAPH (a build folder, a store folder or an RDF file).
 
     \b
     Examples:
@@ -221,8 +247,11 @@ def query(graph, sparql, query_file, named, params, fmt, list_queries, allow_rem
             extra = f"  [params: {', '.join(q.params)}]" if q.params else ""
             click.echo(f"{q.name:24s} {q.description}{extra}")
         return
-    if graph is None:
-        raise click.UsageError("GRAPH is required (a build folder or an RDF file)")
+    if store is not None and graph is not None and sparql is None:
+        graph, sparql = None, str(graph)  # `query --store DIR 'SELECT ...'`
+    if graph is None and store is None:
+        raise click.UsageError("GRAPH is required (a build folder, a store folder or an RDF file)")
+    graph = _graph_or_store(graph, store)
     given = [x for x in (sparql, query_file, named) if x]
     if len(given) != 1:
         raise click.UsageError("give exactly one of: a QUERY text, -f FILE.rq, or --named NAME")
@@ -230,34 +259,46 @@ def query(graph, sparql, query_file, named, params, fmt, list_queries, allow_rem
 
     bindings = _parse_params(params)
     if named:
-        result = api.query(graph, named=named, allow_remote=allow_remote, **bindings)
+        result = api.query(graph, named=named, allow_remote=allow_remote, timeout=timeout, max_rows=max_rows, **bindings)
         q = get_named_query(named)
         click.echo(f"# {q.title}: {q.description}", err=True)
     else:
         text = query_file.read_text(encoding="utf-8") if query_file else sparql
-        result = api.query(graph, text, allow_remote=allow_remote, **bindings)
+        result = api.query(graph, text, allow_remote=allow_remote, timeout=timeout, max_rows=max_rows, **bindings)
     click.echo(result.format(fmt), nl=False)
 
 
 @main.command()
-@click.argument("graph", type=click.Path(path_type=Path))
+@click.argument("graph", required=False, type=click.Path(path_type=Path))
 @click.option("-o", "--output", required=True, type=click.Path(path_type=Path), help="HTML file to write.")
 @click.option("--title", default="scholarkg explorer", show_default=True)
-def render(graph, output, title):
+@_store_option
+def render(graph, output, title, store):
     """Write an interactive HTML view of GRAPH that works offline."""
     from . import api
+
+    graph = _graph_or_store(graph, store)
 
     api.render(api.load(graph), output, title=title)
     click.echo(f"wrote {output}", err=True)
 
 
 @main.command()
-@click.argument("graph", type=click.Path(path_type=Path))
+@click.argument("graph", required=False, type=click.Path(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["turtle", "ntriples", "nquads", "trig", "jsonld", "graphml"]), default="turtle", show_default=True)
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="File to write (default: stdout).")
-def export(graph, fmt, output):
+@_store_option
+def export(graph, fmt, output, store):
     """Write GRAPH in another serialisation."""
     from . import api
+
+    graph = _graph_or_store(graph, store)
+    from .store import STORE_EXPORTS, is_store
+
+    if fmt in STORE_EXPORTS and is_store(graph):
+        from .cli_store import export_from_store
+
+        return export_from_store(graph, fmt, output)
 
     data = api.export(api.load(graph), fmt, output)
     if output is None:
@@ -267,19 +308,30 @@ def export(graph, fmt, output):
 
 
 @main.command()
-@click.argument("graph", type=click.Path(path_type=Path))
+@click.argument("graph", required=False, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
-def stats(graph, as_json):
+@_store_option
+def stats(graph, as_json, store):
     """Counts of papers, authors, categories, entities by type, results and triples in GRAPH."""
     from . import api
     from .pipeline import summarise
+    from .store import is_store
 
-    summary = summarise(api.load(graph))
+    graph = _graph_or_store(graph, store)
+    if is_store(graph):
+        from .store import GraphStore, store_summary
+
+        with GraphStore(graph) as opened:
+            summary = store_summary(opened)
+    else:
+        summary = summarise(api.load(graph))
     if as_json:
         click.echo(json.dumps(summary, indent=2, sort_keys=True))
     else:
         _echo_summary(summary)
 
+
+from . import cli_store  # noqa: E402,F401  (registers serve, push and bulk)
 
 if __name__ == "__main__":  # pragma: no cover
     main()
