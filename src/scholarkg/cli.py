@@ -334,4 +334,6 @@ def stats(graph, as_json, store):
 from . import cli_store  # noqa: E402,F401  (registers serve, push and bulk)
 
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    from scholarkg.cli import main as registered  # the group cli_store added its commands to
+
+    registered()
