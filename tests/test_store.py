@@ -7,7 +7,9 @@ import re
 import time
 
 import pytest
+from rdflib import Literal
 from rdflib.compare import isomorphic
+from rdflib.namespace import SDO
 from storekit import AcronymLinker, extract, quads, record, store_graph, write_jsonl
 
 from scholarkg.errors import LockedError, QueryError
@@ -107,6 +109,8 @@ def test_a_changed_record_replaces_its_statements_and_shared_entities_survive(tm
     assert (mmlu, None, None) not in got  # named only by the old version of record 1
     assert (iri.author("Grace Hopper"), None, None) not in got  # no paper of hers is left
     assert (None, None, iri.author("Grace Hopper")) not in got
+    agent = iri.extractor("test-extractor-1")  # the extractor that made the extractions is described
+    assert (agent, SDO.softwareVersion, Literal("test-extractor-1")) in got
 
 
 def test_a_new_long_form_relinks_records_that_only_had_the_acronym(tmp_path, monkeypatch):

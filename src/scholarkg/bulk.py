@@ -80,6 +80,7 @@ def bulk_build(
     format: str | None = None,
     problems: Problems | None = None,
     extractor=None,
+    extractor_version: str | None = None,
     progress=None,
 ):
     """Build ``inputs`` into ``store`` with Dask; returns a :class:`scholarkg.store.BuildReport`."""
@@ -92,7 +93,7 @@ def bulk_build(
         mapper = DaskMapper(client, partition_size=partition_size)
         return build_store(
             inputs, store, format=format, problems=problems, mapper=mapper, extractor=extractor,
-            batch_size=partition_size, progress=progress,
+            extractor_version=extractor_version, batch_size=partition_size, progress=progress,
         )
     finally:
         client.close()

@@ -78,17 +78,22 @@ def build_store(
     problems: Problems | None = None,
     mapper=None,
     extractor=None,
+    extractor_version: str | None = None,
     batch_size: int = 2000,
     progress: Progress | None = None,
 ) -> BuildReport:
-    """Add the records of ``inputs`` (files) to the store at ``store``, creating it if needed."""
+    """Add the records of ``inputs`` (files) to the store at ``store``, creating it if needed.
+
+    ``extractor`` replaces :func:`scholarkg.extract.extract_many` (same interface); records
+    are extracted again when ``extractor_version`` differs from the one that made them.
+    """
     from ..pipeline import unique_records
     from ..readers import read_records
 
     problems = problems if problems is not None else Problems()
     records = unique_records(read_records([str(p) for p in inputs], problems, format=format), problems)
     with GraphStore(store, writable=True) as graph_store:
-        builder = _Builder(graph_store, mapper or LocalMapper(), extractor, batch_size, progress or _no_progress)
+        builder = _Builder(graph_store, mapper or LocalMapper(), extractor, extractor_version, batch_size, progress or _no_progress)
         report = builder.run(records)
     report.problems = problems
     return report
@@ -99,13 +104,14 @@ def _no_progress(phase: str, done: int, total: int | None) -> None:
 
 
 class _Builder:
-    def __init__(self, store: GraphStore, mapper, extractor, batch_size: int, progress: Progress):
+    def __init__(self, store: GraphStore, mapper, extractor, version: str | None, batch_size: int, progress: Progress):
         from ..extract import EXTRACTOR_VERSION, extract_many
 
         self.store, self.ox, self.m = store, store.ox, store.manifest
         self.mapper = mapper
         self.extractor = extractor or extract_many
-        self.version = EXTRACTOR_VERSION
+        self.version = version or (EXTRACTOR_VERSION if extractor is None else "custom")
+        self.agents: set[str] = set()  # extractor versions of the extractions in the store
         self.batch_size = batch_size
         self.progress = progress
         self.report = BuildReport(store.path)
@@ -171,7 +177,10 @@ class _Builder:
         linker = Linker()
         total = self.m.one("SELECT COUNT(*) FROM records") + self.m.one("SELECT COUNT(*) FROM staged")
         for n, blob in enumerate(self.m.linking_order(), start=1):
-            linker.add(unpack(blob))
+            extraction = unpack(blob)
+            linker.add(extraction)
+            if extraction.extractor:
+                self.agents.add(extraction.extractor)
             if n % 10_000 == 0:
                 self.progress("linking", n, total)
         self.progress("linking", total, total)
@@ -274,7 +283,7 @@ class _Builder:
     def _finish(self, linker) -> None:
         from .finish import write_aggregates
 
-        self.report.entities = write_aggregates(self.store, linker, self.version, self._load, self.progress)
+        self.report.entities = write_aggregates(self.store, linker, self.agents, self._load, self.progress)
 
 
 def _node(term):

@@ -40,11 +40,14 @@ def _lines(triples, graph) -> bytes:
     return ("\n".join(sorted(set(nquads(triples, lambda _subject: graph)))) + "\n").encode("utf-8")
 
 
-def write_aggregates(store, linker, version: str, load: Callable[[bytes], None], progress) -> int:
-    """Bring entities, pairs and shared nodes up to date; returns the entity descriptions written."""
+def write_aggregates(store, linker, agents: set[str], load: Callable[[bytes], None], progress) -> int:
+    """Bring entities, pairs and shared nodes up to date; returns the entity descriptions written.
+
+    ``agents`` are the versions of the extractors that made the extractions in the store.
+    """
     written = _entities(store, linker, load, progress)
     _pairs(store, load)
-    _shared(store, version, load)
+    _shared(store, agents, load)
     return written
 
 
@@ -95,17 +98,17 @@ def _pairs(store, load) -> None:
         _replace(store, None, "INSERT OR REPLACE INTO pairs VALUES (?, ?, ?)", PAIRS, [], chunk, data, load, None)
 
 
-def _shared(store, version: str, load) -> None:
-    """Describe the extractor, and drop shared nodes that no record refers to."""
+def _shared(store, agents: set[str], load) -> None:
+    """Describe the extractors, and drop shared nodes that no record refers to."""
     from ..graph.builder import extractor_triples
 
     m = store.manifest
-    agent = str(iri.extractor(version))
+    nodes = [str(iri.extractor(version)) for version in sorted(agents)]
     with m.transaction() as db:
         db.execute("DELETE FROM record_shared WHERE key = ''")
-        db.execute("INSERT INTO record_shared VALUES ('', ?)", (agent,))
-        db.execute("INSERT OR IGNORE INTO shared VALUES (?)", (agent,))
-    load(_lines(extractor_triples(version), SHARED))
+        db.executemany("INSERT INTO record_shared VALUES ('', ?)", ((n,) for n in nodes))
+        db.executemany("INSERT OR IGNORE INTO shared VALUES (?)", ((n,) for n in nodes))
+    load(b"".join(_lines(extractor_triples(version), SHARED) for version in sorted(agents)))
     orphans = [s for (s,) in m.rows("SELECT subject FROM shared WHERE subject NOT IN (SELECT subject FROM record_shared)").fetchall()]
     if orphans:
         remove_subjects(store.ox, SHARED, orphans)
