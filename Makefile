@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip --disable-pip-version-check
 
-.PHONY: install install-test demo test test-fast system-deps bench eval model taxonomy clean
+.PHONY: install install-test demo test test-fast system-deps bench bench-store eval model taxonomy clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,10 @@ test-fast: install-test
 
 system-deps:
 	@sh scripts/ensure-system-deps.sh
+
+## Store benchmark (about two hours here): builds, named queries, exports; writes bench/results/store.md
+bench-store: install-test
+	$(BIN)/python bench/bench_store.py
 
 taxonomy: install
 	$(BIN)/python scripts/make_taxonomy.py ../shared/data/arxiv-taxonomy/taxonomy.json ontology/arxiv-categories.ttl

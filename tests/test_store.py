@@ -68,6 +68,22 @@ def test_named_queries_answer_the_same_on_rdflib_and_oxigraph(name, seed_graph, 
     assert _rows(got, concatenated) == _rows(expected, concatenated)
 
 
+@pytest.mark.parametrize("name, values", [
+    (name, {param: value})
+    for name, query in sorted(named_queries().items())
+    for param in query.params
+    for value in {"author": ("maojia song", "Nobody Atall"), "entity": ("grpo", "BrowseComp", "nothing")}[param]
+])
+def test_named_queries_with_parameters_answer_the_same_on_both_backends(name, values, seed_graph, seed_store):
+    query = named_queries()[name]
+    bindings = query.bindings(values)
+    concatenated = set(re.findall(r"GROUP_CONCAT\(.*?\)\s+AS\s+\?(\w+)", query.text))
+    expected = run_query(seed_graph, query.text, bindings, hidden=tuple(query.params))
+    with GraphStore(seed_store) as store:
+        got = run_store_query(store, query.text, bindings, hidden=tuple(query.params))
+    assert _rows(got, concatenated) == _rows(expected, concatenated)
+
+
 def test_named_query_parameters_are_bound_on_oxigraph(seed_graph, seed_store):
     query = named_queries()["papers-by-year"]
     bindings = query.bindings({"author": "maojia song"})
