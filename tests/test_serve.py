@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import subprocess
@@ -31,11 +32,11 @@ SELECT ?paper ?title ?year WHERE {
 HEAVY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"  # 35 million rows on the seed
 
 
-@pytest.fixture(scope="module")
-def endpoint(seed_store):
-    """`scholarkg serve` on a free port, as a separate process, stopped after the tests."""
+@contextlib.contextmanager
+def serving(store, *options: str):
+    """`scholarkg serve STORE OPTIONS` on a free port, as a separate process; stopped at the end."""
     port = free_port()
-    command = [sys.executable, "-m", "scholarkg.cli", "serve", str(seed_store), "--port", str(port), "--timeout", "1"]
+    command = [sys.executable, "-m", "scholarkg.cli", "serve", str(store), "--port", str(port), *options]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}/query"
     try:
@@ -60,6 +61,12 @@ def endpoint(seed_store):
             process.kill()
             process.wait()
         process.stderr.close()
+
+
+@pytest.fixture(scope="module")
+def endpoint(seed_store):
+    with serving(seed_store, "--timeout", "1") as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -161,3 +168,41 @@ def test_the_served_store_cannot_be_written_meanwhile(endpoint, seed_store, seed
     result = cli("build", seed_path, "--store", seed_store)
     assert result.exit_code == 5
     assert "in use by another process" in result.stderr
+
+
+COUNT = b"SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
+
+
+def _count(url) -> int:
+    status, text = _post(url, COUNT, "application/sparql-query")
+    assert status == 200, text
+    return int(text.split()[1])
+
+
+def test_a_read_write_endpoint_takes_updates_but_never_load(tmp_path, seed_path):
+    from scholarkg.store import build_store
+
+    store = tmp_path / "s"
+    build_store([seed_path], store)
+    with serving(store, "--allow-update") as url:
+        before = _count(url)
+        insert = "INSERT DATA { <urn:x:a> <urn:x:b> <urn:x:c> }".encode()
+        assert _post(url.replace("/query", "/update"), insert, "application/sparql-update")[0] in (200, 204)
+        assert _count(url) == before + 1
+        status, message = _post(url.replace("/query", "/update"), b"LOAD <file:///etc/hostname>", "application/sparql-update")
+        assert status == 400 and "LOAD is refused" in message
+        assert _count(url) == before + 1
+
+
+def test_an_in_memory_endpoint_serves_a_snapshot_and_leaves_the_store_free(tmp_path, seed_path, seed_graph, cli):
+    from storekit import record, write_jsonl
+
+    store = tmp_path / "s"
+    assert cli("build", seed_path, "--store", store).exit_code == 0
+    with serving(store, "--in-memory") as url:
+        assert _count(url) == len(seed_graph)
+        more = write_jsonl(tmp_path / "more.jsonl", [record(1, "A paper added while serving.")])
+        result = cli("build", more, "--store", store)  # the store is not locked by an in-memory server
+        assert result.exit_code == 0 and "1 added" in result.stdout
+        assert _count(url) == len(seed_graph)  # the endpoint keeps its snapshot
+        assert _post(url, b"INSERT DATA { <urn:x:a> <urn:x:b> <urn:x:c> }", "application/sparql-update")[0] == 403

@@ -110,7 +110,8 @@ def export_from_store(store: Path, fmt: str, output: Path | None) -> None:
 @click.option("--allow-update", is_flag=True, help="Accept SPARQL updates (refused by default: the endpoint is read-only).")
 @click.option("--allow-remote", is_flag=True, help="Allow SERVICE, LOAD and FROM, and dataset parameters.")
 @click.option("--max-result-mb", default=512, show_default=True, type=click.IntRange(min=1), help="Largest answer sent.")
-def serve(store, host, port, timeout, allow_update, allow_remote, max_result_mb):
+@click.option("--in-memory", is_flag=True, help="Answer from an in-memory copy: faster queries, about 0.3 KB of memory per statement.")
+def serve(store, host, port, timeout, allow_update, allow_remote, max_result_mb, in_memory):
     """Serve STORE as a SPARQL 1.1 Protocol endpoint at http://HOST:PORT/query.
 
     \b
@@ -126,9 +127,9 @@ def serve(store, host, port, timeout, allow_update, allow_remote, max_result_mb)
 
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))  # stop cleanly when terminated
     endpoint = Endpoint(store, host=host, port=port, timeout=timeout, allow_update=allow_update,
-                        allow_remote=allow_remote, max_bytes=max_result_mb << 20)
+                        allow_remote=allow_remote, max_bytes=max_result_mb << 20, in_memory=in_memory)
     endpoint.start()
-    mode = "read-write" if allow_update else "read-only"
+    mode = "read-write" if allow_update else "read-only, in-memory copy" if in_memory else "read-only"
     click.echo(f"SPARQL endpoint at {endpoint.url} ({mode}, queries stop after {timeout} s); Ctrl-C to stop", err=True)
     try:
         endpoint.wait()

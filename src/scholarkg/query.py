@@ -210,7 +210,7 @@ def check_query(text: str, *, allow_remote: bool = False, allow_update: bool = F
         word = m.group(1).upper()
         if word in ("SERVICE", "LOAD", "FROM") and allow_remote:
             continue
-        if word in ("INSERT", "DELETE", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY", "WITH", "LOAD") and allow_update:
+        if word in ("INSERT", "DELETE", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY", "WITH") and allow_update:
             continue
         if word in ("SERVICE", "LOAD", "FROM"):
             raise QueryError(

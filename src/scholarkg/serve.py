@@ -11,11 +11,14 @@ this module's HTTP server is what clients talk to. It
 - checks every query with :func:`scholarkg.query.check_query` first (no SERVICE, LOAD or
   FROM unless allowed; size and nesting limits, since deep nesting crashes the engine);
 - refuses updates unless started with ``allow_update`` (the backend is then read-write);
+- with ``in_memory``, answers from an in-memory copy of the store (queries are several times
+  faster; it costs about 0.3 KB of memory per statement and a load at start), and leaves the
+  store free for builds: the copy is a snapshot;
 - keeps the whole answer before replying, so a query cancelled half-way becomes a clean
   ``503`` instead of a truncated ``200``, and caps its size.
 
-While it runs, the server holds the store's lock (shared when read-only), so no build can
-write underneath it.
+While it runs on the store itself, the server holds the store's lock (shared when read-only),
+so no build can write underneath it.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from .errors import NetworkError, QueryError, StoreError
+from .errors import NetworkError, QueryError, StoreError, UsageError
 
 __all__ = ["Endpoint", "oxigraph_command", "free_port", "wait_for_port"]
 
@@ -86,8 +89,12 @@ class Endpoint:
     """The endpoint of one store. ``start()`` returns once it answers; ``stop()`` ends everything."""
 
     def __init__(self, store: str | Path, *, host: str = "127.0.0.1", port: int = 7878, timeout: int = 30,
-                 allow_update: bool = False, allow_remote: bool = False, max_bytes: int = 512 << 20):
+                 allow_update: bool = False, allow_remote: bool = False, max_bytes: int = 512 << 20,
+                 in_memory: bool = False):
+        if in_memory and allow_update:
+            raise UsageError("updates to an in-memory copy would be lost: give --allow-update or --in-memory, not both")
         self.store = Path(store)
+        self.in_memory = in_memory
         self.host, self.port = host, port
         self.timeout = max(1, int(timeout))
         self.allow_update, self.allow_remote = allow_update, allow_remote
@@ -108,6 +115,10 @@ class Endpoint:
         self._lock_fd = lock_store(self.store, writable=self.allow_update)
         try:
             self._start_backend()
+            if self.in_memory:
+                self._copy_into_backend()
+                os.close(self._lock_fd)  # a snapshot: builds may go on
+                self._lock_fd = None
             self._server = _Server((self.host, self.port), _Handler, self)
             self.port = self._server.server_address[1]
         except OSError as exc:
@@ -123,9 +134,12 @@ class Endpoint:
 
     def _start_backend(self) -> None:
         self.backend_port = free_port()
-        mode = "serve" if self.allow_update else "serve-read-only"
-        command = [oxigraph_command(), mode, "--location", str(self.store / "oxigraph"),
-                   "--bind", f"127.0.0.1:{self.backend_port}", "--union-default-graph", "--timeout-s", str(self.timeout)]
+        if self.in_memory:
+            where = ["serve"]  # no --location: in memory
+        else:
+            where = ["serve" if self.allow_update else "serve-read-only", "--location", str(self.store / "oxigraph")]
+        command = [oxigraph_command(), *where, "--bind", f"127.0.0.1:{self.backend_port}",
+                   "--union-default-graph", "--timeout-s", str(self.timeout)]
         self._log = tempfile.TemporaryFile()
         self._backend = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.STDOUT,
                                          preexec_fn=_die_with_parent if sys.platform == "linux" else None)
@@ -135,6 +149,27 @@ class Endpoint:
             self._log.seek(0)
             detail = " ".join(self._log.read().decode("utf-8", "replace").split())[-300:]
             raise StoreError(f"{self.store}: the Oxigraph server did not start ({exc}): {detail}") from exc
+
+    def _copy_into_backend(self) -> None:
+        """Load every statement of the store into the in-memory backend (N-Quads, one request)."""
+        from .store import GraphStore
+
+        with tempfile.TemporaryFile() as dump:
+            with GraphStore(self.store) as store:
+                store.ox.dump(dump, _nquads())
+            size = dump.tell()
+            dump.seek(0)
+            connection = http.client.HTTPConnection("127.0.0.1", self.backend_port, timeout=3600)
+            try:
+                connection.request("POST", "/store", body=dump, headers={
+                    "Content-Type": "application/n-quads", "Content-Length": str(size)})
+                response = connection.getresponse()
+                detail = response.read()[:300].decode("utf-8", "replace")
+            finally:
+                connection.close()
+        if response.status not in (200, 201, 204):
+            raise StoreError(f"{self.store}: loading the in-memory copy failed ({response.status}): {detail}")
+        log.info("loaded %s into memory (%d bytes of N-Quads)", self.store, size)
 
     def wait(self) -> None:
         """Block until interrupted (Ctrl-C) or the backend dies."""
@@ -167,6 +202,12 @@ class Endpoint:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def _nquads():
+    import pyoxigraph
+
+    return pyoxigraph.RdfFormat.N_QUADS
 
 
 def _die_with_parent() -> None:
@@ -221,7 +262,8 @@ class _Handler(BaseHTTPRequestHandler):
             if not self.endpoint.allow_update:
                 return self._update_refused()
             text = params["update"][0] if "update" in params else body.decode("utf-8", "replace")
-            return self._forward("/update", text, "application/sparql-update", check=dict(allow_update=True))
+            return self._forward("/update", text, "application/sparql-update",
+                                 check=dict(allow_update=True, allow_remote=self.endpoint.allow_remote))
         if url.path not in ("/query", "/sparql"):
             return self._reply(404, "text/plain; charset=utf-8", b"not found: queries go to /query\n")
         if kind == "application/sparql-query":
