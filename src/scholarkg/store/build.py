@@ -175,7 +175,7 @@ class _Builder:
         from ..link import Linker
 
         linker = Linker()
-        total = self.m.one("SELECT COUNT(*) FROM records") + self.m.one("SELECT COUNT(*) FROM staged")
+        total = self.m.one("SELECT COUNT(*) FROM records WHERE key NOT IN (SELECT key FROM staged)") + self.m.one("SELECT COUNT(*) FROM staged")
         for n, blob in enumerate(self.m.linking_order(), start=1):
             extraction = unpack(blob)
             linker.add(extraction)
