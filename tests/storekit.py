@@ -6,8 +6,12 @@ added, replaced, relinked) does not move when the project's extractor improves.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import subprocess
+import time
+import urllib.request
 from pathlib import Path
 
 from scholarkg.graph.iri import normalise_key
@@ -82,3 +86,41 @@ def quads(path) -> set[str]:
     with GraphStore(path) as store:
         export_store(store, "nquads", buffer)
     return set(buffer.getvalue().decode("utf-8").splitlines())
+
+
+def comparable(names, rows, query_text: str) -> list[tuple]:
+    """Rows in a form to compare across engines: sorted, and GROUP_CONCAT values as sorted parts
+    (SPARQL leaves row order among ties and the order inside GROUP_CONCAT to the engine)."""
+    concatenated = set(re.findall(r"GROUP_CONCAT\(.*?\)\s+AS\s+\?(\w+)", query_text))
+    out = []
+    for row in rows:
+        out.append(tuple(" | ".join(sorted(str(v).split(" | "))) if n in concatenated and v is not None else repr(v)
+                         for n, v in zip(names, row)))
+    return sorted(out)
+
+
+@contextlib.contextmanager
+def running(command: list[str], ready_url: str, timeout: float = 60):
+    """Run a server process until the block ends; wait until ``ready_url`` answers first."""
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if process.poll() is not None:
+                raise AssertionError(f"{command[:3]} exited at start: {process.stderr.read().decode()[-500:]}")
+            try:
+                urllib.request.urlopen(ready_url, timeout=5).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"{command[:3]} did not answer within {timeout:g} s") from None
+                time.sleep(0.2)
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        process.stderr.close()

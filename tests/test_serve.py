@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
-import subprocess
 import sys
 import time
 import urllib.error
@@ -15,6 +14,8 @@ import urllib.request
 import pytest
 from rdflib import Graph, Literal, URIRef
 from rdflib.compare import isomorphic
+
+from storekit import running
 
 from scholarkg import api
 from scholarkg.serve import free_port
@@ -36,31 +37,10 @@ HEAVY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"  # 35
 def serving(store, *options: str):
     """`scholarkg serve STORE OPTIONS` on a free port, as a separate process; stopped at the end."""
     port = free_port()
-    command = [sys.executable, "-m", "scholarkg.cli", "serve", str(store), "--port", str(port), *options]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}/query"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"serve exited: {process.stderr.read().decode()}")
-            try:
-                with urllib.request.urlopen(url + "?query=ASK%7B%7D", timeout=5) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail("serve did not answer within 60 s")
-                time.sleep(0.2)
+    command = [sys.executable, "-m", "scholarkg.cli", "serve", str(store), "--port", str(port), *options]
+    with running(command, url + "?query=ASK%7B%7D"):
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        process.stderr.close()
 
 
 @pytest.fixture(scope="module")
