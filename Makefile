@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip --disable-pip-version-check
 
-.PHONY: install install-test demo test test-fast system-deps bench eval model taxonomy clean fuzz
+.PHONY: install install-test demo test test-fast system-deps bench bench-store eval model taxonomy clean fuzz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,10 @@ bench: install
 ## builder and four independent parsers; the report goes to bench/results/fuzz.md.
 fuzz: install-test system-deps
 	$(BIN)/python bench/fuzz.py --report bench/results/fuzz.md
+
+## Store benchmark (about two hours here): builds, named queries, exports; writes bench/results/store.md
+bench-store: install-test
+	$(BIN)/python bench/bench_store.py
 
 taxonomy: install
 	$(BIN)/python scripts/make_taxonomy.py ../shared/data/arxiv-taxonomy/taxonomy.json ontology/arxiv-categories.ttl

@@ -1,146 +1,223 @@
-"""A generator of realistic synthetic publication records, for benchmarks and load tests.
+"""A synthetic corpus of machine-learning paper records, for benchmarks.
 
-``generate(n, seed)`` yields ``n`` dicts with ``id``, ``title``, ``abstract``, ``year``,
-``categories`` and ``authors`` (the JSON-lines reader's layout). Abstracts read like machine
-learning abstracts of usual length (about 150-250 words): background, a problem statement, a
-proposed method with an acronym, the models and benchmarks used, scores with percentages, an
-analysis, sometimes a code URL. The same ``(n, seed)`` always
-gives the same records.
+``generate(n, seed)`` yields ``n`` JSON-lines-ready records (``id``, ``arxiv_id``, ``title``,
+``abstract``, ``year``, ``categories``, ``authors``) that read like ML abstracts: they
+introduce methods and benchmarks with acronyms ("Long-Horizon Retrieval Benchmark (LHRB)"),
+evaluate named models on named benchmarks with scores ("reaches 81.4% accuracy on GSM8K"),
+compare with baselines and link code. Popularity of entities, authors and categories
+follows a Zipf-like law, so a few are everywhere and most are rare, as in arXiv. The same
+``(n, seed)`` always gives the same records.
 
-    python bench/synthetic.py 1000 --seed 7 > synthetic.jsonl
+``extract_many(records)`` is a gazetteer extractor for exactly this vocabulary (same
+interface as :func:`scholarkg.extract.extract_many`): it lets a benchmark build a graph with
+the entity, mention and result structure of real extraction output at any size, whatever
+extractor the tree currently ships.
+
+    python bench/synthetic.py 1000 --seed 7 > corpus.jsonl
 """
 
 from __future__ import annotations
 
-import argparse
+import bisect
+import itertools
 import json
 import random
+import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from decimal import Decimal
 
-__all__ = ["generate"]
+__all__ = ["generate", "extract_many", "EXTRACTOR_VERSION"]
 
-_ADJ = ["Scalable", "Efficient", "Robust", "Adaptive", "Hierarchical", "Sparse", "Contrastive", "Causal",
-        "Multimodal", "Federated", "Self-Supervised", "Retrieval-Augmented", "Lightweight", "Unified"]
-_NOUN = ["Attention", "Graph", "Policy", "Memory", "Reasoning", "Retrieval", "Alignment", "Distillation",
-         "Routing", "Planning", "Tokenization", "Calibration", "Exploration", "Compression"]
-_HEAD = ["Networks", "Transformers", "Learning", "Optimization", "Search", "Agents", "Decoding", "Pretraining"]
-_TASKS = ["machine translation", "semantic segmentation", "question answering", "image classification",
-          "object detection", "text summarization", "code generation", "mathematical reasoning",
-          "speech recognition", "named entity recognition", "link prediction", "visual question answering",
-          "long-context modeling", "dialogue generation", "depth estimation", "web navigation"]
-_MODELS = ["BERT", "RoBERTa", "T5", "GPT-2", "Llama 3-8B", "Qwen 2.5-7B", "Mistral 7B", "ResNet-50",
-           "ViT-B/16", "CLIP", "LSTM", "Transformer-XL", "DeBERTa", "Gemma 2-9B", "Phi-3-mini"]
-_METHODS = ["reinforcement learning", "supervised fine-tuning", "knowledge distillation", "contrastive learning",
-            "in-context learning", "beam search", "low-rank adaptation", "data augmentation", "dropout",
-            "mixture of experts", "chain-of-thought prompting", "GRPO", "PPO", "DPO", "curriculum learning"]
-_BENCHMARKS = ["GLUE", "SuperGLUE", "SQuAD", "ImageNet", "COCO", "Cityscapes", "WMT14", "MMLU", "GSM8K",
-               "HumanEval", "BrowseComp", "GAIA", "LongBench", "CIFAR-10", "HotpotQA", "Natural Questions"]
-_METRICS = ["accuracy", "F1", "BLEU", "mIoU", "exact match", "Pass@1", "top-1 accuracy", "ROUGE-L", "mAP"]
-_CATS = ["cs.CL", "cs.LG", "cs.CV", "cs.AI", "cs.IR", "stat.ML", "cs.RO", "cs.SE"]
-_GIVEN = ["Ana", "Wei", "Lukas", "Priya", "Omar", "Sofia", "Kenji", "Maria", "David", "Ling", "Amara", "Jonas"]
-_FAMILY = ["Chen", "Garcia", "Müller", "Patel", "Kim", "Rossi", "Nguyen", "Okafor", "Silva", "Novak", "Sato"]
+EXTRACTOR_VERSION = "synthetic-gazetteer-1"
 
-_TOPICS = ["long documents", "noisy labels", "distribution shift", "sparse rewards", "multilingual text",
-           "high-resolution images", "user queries", "scientific articles", "source code", "medical records",
-           "sensor streams", "dialogue histories", "knowledge graphs", "video frames", "speech signals",
-           "tabular records", "web pages", "mathematical proofs", "robot trajectories", "protein sequences"]
-_PROPERTIES = ["robustness", "sample efficiency", "interpretability", "calibration", "fairness", "latency",
-               "memory footprint", "generalization", "faithfulness", "stability", "scalability", "privacy"]
-_VERBS = ["degrades", "limits", "complicates", "undermines", "constrains", "obscures", "slows down"]
-_BACKGROUND = [
-    "Modern systems for {task} are trained on {topic}, which makes {prop} a central concern.",
-    "A growing body of work studies how {prop} {verb} progress on {task}.",
-    "In practice, {topic} are abundant while annotations remain scarce and expensive to collect.",
-    "Most existing pipelines treat {task} and {task2} separately, ignoring their shared structure.",
-    "This gap matters because {prop} directly {verb} deployment in real-world settings.",
-    "Prior studies report that {prop} depends strongly on the quality of {topic}.",
-]
-_ANALYSIS = [
-    "Ablation studies confirm that each component contributes to the final {prop}.",
-    "We also find that gains are largest on {topic}, where baselines struggle most.",
-    "A detailed error analysis reveals that remaining failures concern rare cases in {topic}.",
-    "Human evaluation further shows improvements in {prop} over strong baselines.",
-    "The method adds little computational overhead and scales to {topic} with millions of items.",
-]
-_OPENERS = [
-    "{task_cap} remains challenging because existing approaches rely on expensive supervision.",
-    "Recent {model} models have improved {task}, yet they scale poorly to long inputs.",
-    "Despite rapid progress, {task} systems still fail on out-of-distribution inputs.",
-    "Large language models are increasingly used for {task}, but their behaviour is poorly understood.",
-]
-_PROPOSALS = [
-    "In this work, we propose {name} ({acro}), a {adj_low} framework that combines {method} with {method2}.",
-    "We introduce {name} ({acro}), a method for {task} built on {method}.",
-    "To address this, we present {acro}, a {adj_low} approach that uses {method} to guide {method2}.",
-]
-_DETAILS = [
-    "{acro} is trained with {method} on top of {model} and requires no additional annotation.",
-    "Unlike prior methods such as {model2}, {acro} keeps the backbone frozen.",
-    "We further analyse the effect of {method2} and show that it reduces training cost.",
-    "Our analysis covers {k} ablations across {k2} model sizes.",
-]
-_RESULTS = [
-    "{acro} achieves {v1}% {metric} on {bench}, outperforming {model2} by {d} points.",
-    "Experiments on {bench} and {bench2} show that {acro} reaches {bench} ({v1}\\%) and {bench2} ({v2}\\%).",
-    "On {bench}, our model obtains {v1} {metric}, versus {v2} for {model2}.",
-]
-_CLOSERS = [
-    "Code is available at https://github.com/{user}/{repo}.",
-    "Project page: https://{user}.github.io/{repo}/.",
-    "We release our models and data to support future research.",
-    "These results suggest that {method} is a promising direction for {task}.",
-]
+BENCHMARKS = """ImageNet CIFAR-10 CIFAR-100 GLUE SuperGLUE SQuAD MMLU GSM8K MATH HumanEval MBPP BIG-bench
+HellaSwag ARC-Challenge TruthfulQA WinoGrande COCO ADE20K Cityscapes LibriSpeech WMT14 Natural-Questions
+TriviaQA HotpotQA MS-MARCO BEIR BrowseComp SWE-bench GPQA AIME MiniF2F LongBench Kinetics-400 nuScenes
+KITTI ScanNet VQAv2 TextVQA DocVQA ChartQA MT-Bench AlpacaEval Arena-Hard LiveCodeBench WebArena
+OSWorld ToolBench MedQA PubMedQA FEVER XNLI TyDiQA FLORES-200 CommonVoice AudioSet ESC-50""".split()
+MODELS = """GPT-4 GPT-4o GPT-3.5 Claude-3 Gemini-1.5 LLaMA-2-7B LLaMA-2-13B Llama-3-8B Llama-3-70B Mistral-7B
+Mixtral-8x7B Qwen2.5-7B Qwen2.5-72B DeepSeek-V3 DeepSeek-R1 Phi-3 Gemma-2-9B BERT-base RoBERTa-large
+T5-XL Flan-T5 BART ELECTRA ResNet-50 ResNet-101 ViT-B/16 ViT-L/14 Swin-T ConvNeXt CLIP SAM DINOv2
+Whisper wav2vec-2.0 Stable-Diffusion DiT YOLOv8 DETR Mask-R-CNN PointNet GraphSAGE GCN""".split()
+METHODS = """LoRA QLoRA RLHF DPO GRPO PPO SFT chain-of-thought self-consistency tree-of-thoughts
+knowledge-distillation contrastive-learning masked-autoencoding mixture-of-experts speculative-decoding
+retrieval-augmented-generation in-context-learning instruction-tuning curriculum-learning label-smoothing
+dropout batch-normalization layer-normalization beam-search nucleus-sampling quantization pruning
+data-augmentation self-training pseudo-labeling prompt-tuning adapter-tuning model-merging
+reward-modeling test-time-scaling flash-attention sparse-attention""".split()
+METRICS = ["accuracy", "F1", "exact match", "BLEU", "ROUGE-L", "pass@1", "mAP", "mIoU", "WER", "success rate"]
+TASKS = """question answering|machine translation|image classification|semantic segmentation|code generation|
+mathematical reasoning|speech recognition|object detection|summarization|information retrieval|
+instruction following|tool use|web navigation|theorem proving|visual question answering|
+text-to-image generation|dialogue|named entity recognition|relation extraction|graph learning""".replace("\n", "").split("|")
+CATEGORIES = """cs.CL cs.LG cs.AI cs.CV stat.ML cs.IR cs.SE cs.RO cs.NE eess.AS cs.SD cs.CR cs.HC cs.MA
+eess.IV cs.DC cs.DB cs.GR q-bio.QM math.OC""".split()
+FIRST = """Wei Jing Yuki Anna Maria Luis Sofia Omar Priya Arjun Elena Ivan Chen Min-jun Fatima Kwame Lena
+Tomás Aisha Hiroshi Sara David Mei Ahmed Olga Pedro Noura Jonas Ines Rafael Hana Mateo Zara Nikolai
+Amara Kenji Laura Tariq Chloe Emeka Yara Felix Lucia Sanjay Mira Diego Astrid Hao Nadia Bruno""".split()
+LAST = """Wang Zhang Li Liu Chen Yang Huang Zhao Wu Zhou Sato Suzuki Kim Park Nguyen Garcia Martinez
+Rodriguez Smith Johnson Brown Müller Schmidt Rossi Russo Dubois Martin Silva Santos Kowalski Novak
+Ivanova Petrov Singh Patel Kumar Sharma Okafor Mensah Haddad Khan Ali Hansen Larsen Virtanen
+O'Brien Murphy Cohen Levi Costa Ferreira""".split()
+ADJECTIVES = ["Robust", "Efficient", "Scalable", "Faithful", "Long-Horizon", "Multilingual", "Sparse", "Adaptive",
+              "Unified", "Verifiable", "Lightweight", "Grounded", "Self-Improving", "Compositional", "Calibrated"]
+NOUNS = ["Reasoning", "Retrieval", "Planning", "Alignment", "Distillation", "Search", "Attention", "Memory",
+         "Routing", "Decoding", "Evaluation", "Perception", "Agents", "Tokenization", "Reward"]
+KINDS = ["Benchmark", "Suite", "Arena", "Bench", "Eval"]
+_WORD = re.compile(r"[A-Za-z0-9]")
+
+
+class _Zipf:
+    """Pick items with probability proportional to 1 / (rank + 1) ** s."""
+
+    def __init__(self, items: list, s: float = 1.0):
+        self.items = items
+        self.cum = list(itertools.accumulate(1.0 / (i + 1) ** s for i in range(len(items))))
+
+    def pick(self, rng: random.Random):
+        return self.items[bisect.bisect(self.cum, rng.random() * self.cum[-1])]
+
+    def sample(self, rng: random.Random, k: int) -> list:
+        out: list = []
+        while len(out) < min(k, len(self.items)):
+            item = self.pick(rng)
+            if item not in out:
+                out.append(item)
+        return out
 
 
 def _acronym(words: list[str]) -> str:
-    return "".join(w[0] for w in words if w[:1].isalpha()).upper()
+    return "".join(w[0].upper() for w in " ".join(words).replace("-", " ").split())
+
+
+def _new_name(rng: random.Random, kind: str | None = None) -> tuple[str, str]:
+    words = [rng.choice(ADJECTIVES), rng.choice(NOUNS)] + ([kind] if kind else [rng.choice(NOUNS)])
+    long = " ".join(words)
+    return long, _acronym(words) + (str(rng.randint(2, 9)) if rng.random() < 0.3 else "")
 
 
 def generate(n: int, seed: int = 0) -> Iterator[dict]:
-    """Yield ``n`` synthetic records; deterministic for a given ``seed``."""
+    """``n`` synthetic ML paper records, the same for the same ``seed``."""
     rng = random.Random(seed)
+    people = [f"{f} {l}" for f, l in itertools.product(FIRST, LAST)]
+    random.Random(seed + 1).shuffle(people)
+    authors = _Zipf(people, 0.9)
+    benchmarks, models, methods = _Zipf(BENCHMARKS, 1.1), _Zipf(MODELS, 1.0), _Zipf(METHODS, 1.0)
+    categories, tasks, metrics = _Zipf(CATEGORIES, 1.2), _Zipf(TASKS, 0.8), _Zipf(METRICS, 0.9)
+    introduced: list[tuple[str, str]] = []  # names earlier papers introduced; later ones reuse some
     for i in range(n):
-        words = [rng.choice(_ADJ), rng.choice(_NOUN), rng.choice(_HEAD)]
-        name = " ".join(words)
-        acro = _acronym(words) + rng.choice(["", "", "-2", "Net", "++"])
-        task = rng.choice(_TASKS)
-        benches = rng.sample(_BENCHMARKS, 2)
-        fill = {
-            "task2": rng.choice(_TASKS), "topic": rng.choice(_TOPICS), "prop": rng.choice(_PROPERTIES),
-            "verb": rng.choice(_VERBS),
-            "name": name, "acro": acro, "task": task, "task_cap": task[:1].upper() + task[1:],
-            "adj_low": rng.choice(_ADJ).lower(), "method": rng.choice(_METHODS), "method2": rng.choice(_METHODS),
-            "model": rng.choice(_MODELS), "model2": rng.choice(_MODELS), "bench": benches[0],
-            "bench2": benches[1], "metric": rng.choice(_METRICS),
-            "v1": f"{rng.uniform(20, 95):.1f}", "v2": f"{rng.uniform(20, 95):.1f}", "d": f"{rng.uniform(0.5, 9):.1f}",
-            "k": rng.randint(3, 12), "k2": rng.randint(2, 5), "user": rng.choice(["lab-x", "nlp-group", "vision-ai"]),
-            "repo": acro.lower().replace("+", "p"),
+        year = min(2026, 2015 + int(11 * rng.random() ** 0.5))
+        arxiv_id = f"{year % 100:02d}{rng.randint(1, 12):02d}.{i % 100000:05d}"
+        task, bench, bench2 = tasks.pick(rng), *benchmarks.sample(rng, 2)
+        model, baseline = models.sample(rng, 2)
+        method = methods.pick(rng)
+        new_long, new_short = _new_name(rng)
+        sentences = [f"{task.capitalize()} remains hard for current systems, especially under distribution shift."]
+        if rng.random() < 0.25:
+            b_long, b_short = _new_name(rng, rng.choice(KINDS))
+            introduced.append((b_long, b_short))
+            sentences.append(f"We introduce {b_long} ({b_short}), a benchmark of {rng.randint(2, 90) * 100} problems for {task}.")
+            bench2 = b_short
+        sentences.append(f"We propose {new_long} ({new_short}), which combines {method} with {methods.pick(rng)}.")
+        if introduced and rng.random() < 0.3:
+            _, old_short = rng.choice(introduced)
+            sentences.append(f"We also evaluate on {old_short}, introduced in prior work.")
+        for b in (bench, bench2)[: rng.randint(1, 2)]:
+            value = Decimal(f"{rng.uniform(20, 98):.1f}")
+            sentences.append(f"On {b}, {new_short} with {model} reaches {value}% {metrics.pick(rng)}, outperforming {baseline} by {rng.uniform(0.3, 9):.1f} points.")
+        if rng.random() < 0.5:
+            sentences.append(f"Ablations show that {methods.pick(rng)} is essential for {task}.")
+        if rng.random() < 0.5:
+            sentences.append(f"Code is available at https://github.com/{new_short.lower()}-lab/{new_short.lower()}{i}.")
+        elif rng.random() < 0.3:
+            sentences.append(f"Project page: https://{new_short.lower()}{i}.github.io/.")
+        title = rng.choice([
+            f"{new_short}: {new_long} for {task.title()}",
+            f"{new_long}: Towards {rng.choice(ADJECTIVES)} {task.title()}",
+            f"Rethinking {method} for {task.title()} with {model}",
+        ])
+        cats = categories.sample(rng, rng.choice([1, 1, 2, 2, 3]))
+        record = {
+            "id": arxiv_id,
+            "arxiv_id": arxiv_id,
+            "title": f"{title} ({i})" if rng.random() < 0.02 else title,
+            "abstract": " ".join(sentences),
+            "year": year,
+            "categories": cats,
+            "primary_category": cats[0],
+            "authors": authors.sample(rng, rng.choice([1, 2, 3, 3, 4, 4, 5, 6, 8])),
         }
-        sentences = rng.sample(_BACKGROUND, rng.randint(2, 4)) + [rng.choice(_OPENERS), rng.choice(_PROPOSALS)]
-        sentences += rng.sample(_DETAILS, rng.randint(2, 4))
-        sentences += rng.sample(_RESULTS, rng.randint(1, 2))
-        sentences += rng.sample(_ANALYSIS, rng.randint(1, 3))
-        if rng.random() < 0.6:
-            sentences.append(rng.choice(_CLOSERS))
-        abstract = " ".join(s.format(**fill) for s in sentences)
-        title = rng.choice([f"{acro}: {name} for {task[:1].upper() + task[1:]}", f"{name} for {task}",
-                            f"Towards {rng.choice(_ADJ)} {task[:1].upper() + task[1:]}"])
-        cats = rng.sample(_CATS, rng.randint(1, 3))
-        authors = [f"{rng.choice(_GIVEN)} {rng.choice(_FAMILY)}" for _ in range(rng.randint(1, 6))]
-        yield {"id": f"synth-{seed}-{i:06d}", "title": title, "abstract": abstract,
-               "year": rng.randint(2015, 2026), "categories": cats, "authors": authors}
+        yield record
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Write synthetic records as JSON lines to stdout.")
+# -- a gazetteer extractor for this vocabulary -------------------------------------------------
+
+def _lexicon():
+    from scholarkg.model import EntityType as T
+
+    entries = [(b, T.BENCHMARK) for b in BENCHMARKS] + [(m, T.MODEL) for m in MODELS]
+    entries += [(m, T.METHOD) for m in METHODS] + [(m, T.METRIC) for m in METRICS] + [(t, T.TASK) for t in TASKS]
+    return {name.casefold(): (name, kind) for name, kind in entries}
+
+
+_DEFINED = re.compile(r"((?:[A-Z][\w-]+ ){2}[A-Z][\w-]+) \(([A-Z][A-Z0-9]+)\)")
+_RESULT = re.compile(r"On ([\w.-]+), ([\w.-]+) with ([\w./-]+) reaches (\d+\.\d)% ([\w@ -]+?), outperforming")
+_ACRONYM = re.compile(r"(?<![\w-])([A-Z][A-Z0-9]{2,})(?![\w-])")
+_URL = re.compile(r"https?://[^\s]+[^\s.,;)]")
+
+
+def extract_many(records: Iterable, nlp=None) -> Iterator:
+    """(record, Extraction) for each record, finding this module's vocabulary and acronyms."""
+    from scholarkg.model import EntityType, Extraction, Field, Link, LinkKind, Mention, Result, Role
+
+    lexicon = _lexicon()
+    names = sorted((re.escape(n) for n, _ in lexicon.values()), key=len, reverse=True)
+    known = re.compile(r"(?<![\w-])(" + "|".join(names) + r")(?![\w-])")
+    for record in records:
+        mentions, results, links = [], [], []
+        for field, text in ((Field.TITLE, record.title), (Field.ABSTRACT, record.abstract)):
+            defined = {}
+            for m in _DEFINED.finditer(text):
+                kind = EntityType.BENCHMARK if m.group(1).split()[-1] in KINDS else EntityType.METHOD
+                role = Role.INTRODUCES if text[max(0, m.start() - 13): m.start()].strip().endswith(("introduce", "propose")) else Role.MENTIONS
+                defined[m.group(2)] = (m.group(1), kind)
+                mentions.append(Mention(m.group(1), m.group(1), kind, m.start(1), m.end(1), field, role, 0.9, (m.group(2),)))
+            for m in known.finditer(text):
+                name, kind = lexicon[m.group(1).casefold()]
+                before = text[max(0, m.start() - 25): m.start()]
+                role = Role.EVALUATES_ON if "On " in before[-4:] else Role.COMPARES_WITH if "outperforming" in before else Role.USES
+                mentions.append(Mention(m.group(1), name, kind, m.start(), m.end(), field, role, 0.8))
+            for m in _ACRONYM.finditer(text):
+                short = m.group(1)
+                if text[m.start() - 1: m.start()] == "(":
+                    continue  # the acronym of a definition, already part of that mention
+                if short in defined:
+                    (label, kind), role = defined[short], Role.MENTIONS
+                elif text[max(0, m.start() - 12): m.start()].endswith("evaluate on "):
+                    label, kind, role = short, EntityType.BENCHMARK, Role.EVALUATES_ON
+                else:
+                    continue
+                mentions.append(Mention(short, label, kind, m.start(), m.end(), field, role, 0.7))
+            if field is Field.ABSTRACT:
+                for m in _RESULT.finditer(text):
+                    results.append(Result(Decimal(m.group(4)), m.group(0), m.group(3), m.group(1), m.group(5), "%", field, m.start(4), m.end(4), 0.8))
+                for m in _URL.finditer(text):
+                    kind = LinkKind.CODE if "github.com" in m.group(0) else LinkKind.PROJECT
+                    links.append(Link(m.group(0), kind, m.start(), m.end(), field))
+        yield record, Extraction(record.id, tuple(mentions), tuple(results), tuple(links), EXTRACTOR_VERSION)
+
+
+def main(argv: list[str]) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Write n synthetic ML paper records as JSON lines.")
     parser.add_argument("n", type=int)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     for record in generate(args.n, args.seed):
         sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
-    return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    main(sys.argv[1:])

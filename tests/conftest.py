@@ -85,3 +85,13 @@ def cli():
         return runner.invoke(main, [str(a) for a in args], input=input, catch_exceptions=False)
 
     return run
+
+
+@pytest.fixture(scope="session")
+def seed_store(tmp_path_factory) -> Path:
+    """The seed profile built once into an on-disk Oxigraph store (``build --store``)."""
+    from scholarkg.store import build_store
+
+    store = tmp_path_factory.mktemp("store") / "maojia-song.store"
+    build_store([SEED], store)
+    return store

@@ -27,18 +27,25 @@ def build(
     html: bool = True,
     curation: str | Path | None = None,
     enrichment: str | Path | None = None,
+    store: str | Path | None = None,
 ):
     """Build the graph of ``inputs``; with ``out``, also write the output folder.
 
     ``curation`` names a curation file to apply, ``enrichment`` an arXiv enrichment file to
     merge (the command line finds both beside the first input by default).
     Returns a :class:`scholarkg.pipeline.Build` (``.graph``, ``.summary``, ``.problems``, ...).
+    With ``store``, adds the records to that on-disk store instead (incrementally) and returns
+    a :class:`scholarkg.store.BuildReport`.
     """
     from .pipeline import build as run_build
     from .pipeline import write_outputs
 
     if isinstance(inputs, str | Path):
         inputs = [inputs]
+    if store is not None:
+        from .store import build_store
+
+        return build_store(inputs, store, format=format, problems=Problems(strict=strict))
     result = run_build(inputs, format=format, problems=Problems(strict=strict), curation=curation, enrichment=enrichment)
     if out is not None:
         write_outputs(result, out, html=html)
@@ -46,7 +53,7 @@ def build(
 
 
 def load(path: str | Path | Graph) -> Graph:
-    """Open a build folder or an RDF file as an rdflib graph."""
+    """Open a build folder, a store folder or an RDF file as an rdflib graph."""
     if isinstance(path, Graph):
         return path
     from .graph.load import load_graph
@@ -66,18 +73,30 @@ def query(
 ):
     """Run SPARQL ``text``, or the named query ``named`` with its parameters, on ``graph``.
 
-    The query is stopped after ``timeout`` seconds and cut at ``max_rows`` rows (defaults in
-    :mod:`scholarkg.query`)."""
+    On a build folder, RDF file or graph the query runs on rdflib in a child process; on a
+    store folder it runs on Oxigraph. Either way it is stopped after ``timeout`` seconds and cut
+    at ``max_rows`` rows (defaults in :mod:`scholarkg.query` and :mod:`scholarkg.store.read`).
+    """
     from .query import get_named_query, run_query
 
     if (text is None) == (named is None):
         raise UsageError("give either a query text or a named query")
-    g = load(graph)
     if named is not None:
         q = get_named_query(named)
-        bindings = q.bindings(params)
-        return run_query(g, q.text, bindings, hidden=tuple(q.params), timeout=timeout, max_rows=max_rows)
-    return run_query(g, text, params, allow_remote=allow_remote, timeout=timeout, max_rows=max_rows)
+        text, params, hidden = q.text, q.bindings(params), tuple(q.params)
+    else:
+        hidden = ()
+    if _is_store(graph):
+        from .store import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, GraphStore, run_store_query
+
+        with GraphStore(graph) as store:
+            return run_store_query(
+                store, text, params, allow_remote=allow_remote, hidden=hidden,
+                timeout=timeout or DEFAULT_TIMEOUT, max_rows=max_rows or DEFAULT_MAX_ROWS,
+            )
+    return run_query(
+        load(graph), text, params, allow_remote=allow_remote, hidden=hidden, timeout=timeout, max_rows=max_rows
+    )
 
 
 def render(graph: str | Path | Graph, path: str | Path, **options) -> Path:
@@ -88,7 +107,32 @@ def render(graph: str | Path | Graph, path: str | Path, **options) -> Path:
 
 
 def export(graph: str | Path | Graph, format: str = "turtle", path: str | Path | None = None) -> bytes:
-    """Serialise ``graph`` (turtle, ntriples, nquads, trig, jsonld, graphml); write to ``path`` if given."""
+    """Serialise ``graph`` (turtle, ntriples, nquads, trig, jsonld, graphml); write to ``path`` if given.
+
+    A store folder is written by Oxigraph's own writers for turtle, ntriples, nquads and trig
+    (nquads and trig keep one named graph per record).
+    """
     from .export import export as run_export
 
+    if _is_store(graph):
+        import io
+
+        from .fileio import write_bytes
+        from .store import STORE_EXPORTS, GraphStore, export_store
+
+        if format in STORE_EXPORTS:
+            buffer = io.BytesIO()
+            with GraphStore(graph) as store:
+                export_store(store, format, buffer)
+            if path is not None:
+                write_bytes(path, buffer.getvalue())
+            return buffer.getvalue()
     return run_export(load(graph), format, path)
+
+
+def _is_store(graph) -> bool:
+    if isinstance(graph, Graph):
+        return False
+    from .store import is_store
+
+    return is_store(graph)

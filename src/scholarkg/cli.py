@@ -121,11 +121,26 @@ _strict_option = click.option("--strict", is_flag=True, help="Stop at the first 
 _fail_option = click.option(
     "--fail-on-problems", is_flag=True, help="Exit with code 1 when any record had a problem."
 )
+_store_option = click.option(
+    "--store", type=click.Path(file_okay=False, path_type=Path),
+    help="An on-disk Oxigraph store folder (made by build --store or bulk) instead of GRAPH.",
+)
+
+
+def _graph_or_store(graph: Path | None, store: Path | None) -> Path:
+    if (graph is None) == (store is None):
+        raise click.UsageError("give either GRAPH or --store DIR")
+    if store is not None:
+        from .store.disk import check_store
+
+        check_store(store)
+    return graph if store is None else store
 
 
 @main.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("-o", "--out", required=True, type=click.Path(path_type=Path), help="Output folder.")
+@click.option("-o", "--out", type=click.Path(path_type=Path), help="Output folder.")
+@click.option("--store", type=click.Path(file_okay=False, path_type=Path), help="Add to this on-disk Oxigraph store instead (incremental; for large inputs).")
 @_format_option
 @_strict_option
 @_fail_option
@@ -136,12 +151,22 @@ _fail_option = click.option(
 @click.option("--enrichment", type=click.Path(dir_okay=False, path_type=Path),
               help="arXiv enrichment file (default: <stem>.enrichment.jsonl beside the first input).")
 @click.option("--no-enrichment", is_flag=True, help="Merge no enrichment file.")
-def build(inputs, out, input_format, strict, fail_on_problems, no_html, curation, no_curation, enrichment, no_enrichment):
-    """Build the knowledge graph of INPUTS into the folder OUT.
+def build(inputs, out, store, input_format, strict, fail_on_problems, no_html, curation, no_curation, enrichment,
+          no_enrichment):
+    """Build the knowledge graph of INPUTS into the folder OUT, or into a --store.
 
     Writes graph.ttl, graph.nt, graph.jsonld, graph.html, extraction.jsonl, summary.json and
     build.json; applies the curation file and merges the enrichment file when there are any.
+    With --store, adds the records to a persistent store: unchanged records are skipped,
+    changed ones replaced; it reports what was added, updated and unchanged (curation and
+    enrichment files apply to folder builds only).
     """
+    if (out is None) == (store is None):
+        raise click.UsageError("give either --out FOLDER or --store DIR")
+    if store is not None:
+        from .cli_store import build_into_store
+
+        return build_into_store(inputs, store, input_format, strict, fail_on_problems)
     from .curate.file import find_curation
     from .enrich.overlay import default_enrichment_path
     from .fileio import locked
@@ -227,10 +252,11 @@ def _parse_params(values: tuple[str, ...]) -> dict[str, str]:
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "tsv", "json"]), default="table", show_default=True)
 @click.option("--list", "list_queries", is_flag=True, help="List the named queries and exit.")
 @click.option("--allow-remote", is_flag=True, help="Allow SERVICE, LOAD and FROM (they read files or the network).")
+@_store_option
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="Stop the query after this many seconds [default: 60].")
 @click.option("--max-rows", type=click.IntRange(min=1), help="Keep at most this many rows [default: 1,000,000].")
-def query(graph, sparql, query_file, named, params, fmt, list_queries, allow_remote, timeout, max_rows):
-    """Run a SPARQL query on GRAPH (a build folder or an RDF file).
+def query(graph, sparql, query_file, named, params, fmt, list_queries, allow_remote, store, timeout, max_rows):
+    """Run a SPARQL query on GRAPH (a build folder, a store folder or an RDF file).
 
     \b
     Examples:
@@ -246,8 +272,11 @@ def query(graph, sparql, query_file, named, params, fmt, list_queries, allow_rem
             extra = f"  [params: {', '.join(q.params)}]" if q.params else ""
             click.echo(f"{q.name:24s} {q.description}{extra}")
         return
-    if graph is None:
-        raise click.UsageError("GRAPH is required (a build folder or an RDF file)")
+    if store is not None and graph is not None and sparql is None:
+        graph, sparql = None, str(graph)  # `query --store DIR 'SELECT ...'`
+    if graph is None and store is None:
+        raise click.UsageError("GRAPH is required (a build folder, a store folder or an RDF file)")
+    graph = _graph_or_store(graph, store)
     given = [x for x in (sparql, query_file, named) if x]
     if len(given) != 1:
         raise click.UsageError("give exactly one of: a QUERY text, -f FILE.rq, or --named NAME")
@@ -265,7 +294,7 @@ def query(graph, sparql, query_file, named, params, fmt, list_queries, allow_rem
 
 
 @main.command()
-@click.argument("graph", type=click.Path(path_type=Path))
+@click.argument("graph", required=False, type=click.Path(path_type=Path))
 @click.option("-o", "--output", required=True, type=click.Path(path_type=Path), help="HTML file to write.")
 @click.option("--title", default="scholarkg explorer", show_default=True, help="Page title and heading.")
 @click.option("--focus", metavar="NAME", help="Draw the neighbourhood of one author, paper or entity (name, alias, title, arXiv id or IRI).")
@@ -276,8 +305,9 @@ def query(graph, sparql, query_file, named, params, fmt, list_queries, allow_rem
               help="Draw the subgraph a SPARQL CONSTRUCT (or DESCRIBE) query returns.")
 @click.option("--max-nodes", type=click.IntRange(0), default=2000, show_default=True,
               help="Node budget: above it only the most connected part is drawn (0: no limit).")
-def render(graph, output, title, focus, depth, types, min_degree, query_file, max_nodes):
-    """Write an interactive HTML explorer of GRAPH (a build folder or an RDF file) that works offline.
+@_store_option
+def render(graph, output, title, focus, depth, types, min_degree, query_file, max_nodes, store):
+    """Write an interactive HTML explorer of GRAPH (a build folder, store or RDF file) that works offline.
 
     \b
     Examples:
@@ -288,6 +318,7 @@ def render(graph, output, title, focus, depth, types, min_degree, query_file, ma
     """
     from . import api
 
+    graph = _graph_or_store(graph, store)
     query_text = query_file.read_text(encoding="utf-8") if query_file else None
     api.render(
         api.load(graph), output, title=title, focus=focus, depth=depth,
@@ -297,12 +328,21 @@ def render(graph, output, title, focus, depth, types, min_degree, query_file, ma
 
 
 @main.command()
-@click.argument("graph", type=click.Path(path_type=Path))
+@click.argument("graph", required=False, type=click.Path(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["turtle", "ntriples", "nquads", "trig", "jsonld", "graphml"]), default="turtle", show_default=True)
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="File to write (default: stdout).")
-def export(graph, fmt, output):
+@_store_option
+def export(graph, fmt, output, store):
     """Write GRAPH in another serialisation."""
     from . import api
+
+    graph = _graph_or_store(graph, store)
+    from .store import STORE_EXPORTS, is_store
+
+    if fmt in STORE_EXPORTS and is_store(graph):
+        from .cli_store import export_from_store
+
+        return export_from_store(graph, fmt, output)
 
     data = api.export(api.load(graph), fmt, output)
     if output is None:
@@ -312,14 +352,23 @@ def export(graph, fmt, output):
 
 
 @main.command()
-@click.argument("graph", type=click.Path(path_type=Path))
+@click.argument("graph", required=False, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
-def stats(graph, as_json):
+@_store_option
+def stats(graph, as_json, store):
     """Counts of papers, authors, categories, entities by type, results and triples in GRAPH."""
     from . import api
     from .pipeline import summarise
+    from .store import is_store
 
-    summary = summarise(api.load(graph))
+    graph = _graph_or_store(graph, store)
+    if is_store(graph):
+        from .store import GraphStore, store_summary
+
+        with GraphStore(graph) as opened:
+            summary = store_summary(opened)
+    else:
+        summary = summarise(api.load(graph))
     if as_json:
         click.echo(json.dumps(summary, indent=2, sort_keys=True))
     else:
@@ -360,6 +409,9 @@ def validate(graph):
 
 
 from . import cli_research  # noqa: E402,F401  (registers curate, enrich and profile)
+from . import cli_store  # noqa: E402,F401  (registers serve, push and bulk)
 
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    from scholarkg.cli import main as registered  # the group cli_store added its commands to
+
+    registered()

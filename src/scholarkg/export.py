@@ -16,7 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from rdflib import Dataset, Graph
+from rdflib import Dataset, Graph, Literal
+from rdflib.namespace import XSD
 
 from .errors import UsageError
 from .fileio import write_bytes
@@ -70,8 +71,31 @@ def _serd_safe(data: bytes) -> bytes:
     return _LONG_STRING.sub(fix, data) if b'"\\' in data else data
 
 
+def _exact_decimals(serializer_class):
+    """A Turtle-family serializer that writes an ``xsd:decimal`` without a point (the canonical
+    form of a whole number, ``"82"``) in long form: rdflib's shorthand would write ``82.0``,
+    which reads back as a different literal."""
+    from rdflib.plugins.serializers.turtle import _GEN_QNAME_FOR_DT
+
+    class Exact(serializer_class):
+        def label(self, node, position):
+            if isinstance(node, Literal) and node.datatype == XSD.decimal and "." not in str(node):
+                return node._literal_n3(use_plain=False, qname_callback=lambda dt: self.get_pname(dt, _GEN_QNAME_FOR_DT))
+            return super().label(node, position)
+
+    return Exact
+
+
+def _serialize_with(serializer_class, graph: Graph) -> bytes:
+    buffer = io.BytesIO()
+    _exact_decimals(serializer_class)(graph).serialize(buffer, encoding="utf-8")
+    return buffer.getvalue()
+
+
 def _turtle(graph: Graph) -> bytes:
-    return _serd_safe(graph.serialize(format="turtle", encoding="utf-8"))
+    from rdflib.plugins.serializers.turtle import TurtleSerializer
+
+    return _serd_safe(_serialize_with(TurtleSerializer, graph))
 
 
 def _lines_sorted(data: bytes) -> bytes:
@@ -92,7 +116,16 @@ def _nquads(graph: Graph) -> bytes:
 
 
 def _trig(graph: Graph) -> bytes:
-    return _serd_safe(graph.serialize(format="trig", encoding="utf-8"))
+    from rdflib.plugins.serializers.trig import TrigSerializer
+
+    if not isinstance(graph, Dataset):  # a plain graph is written as the default graph
+        dataset = Dataset()
+        for prefix, namespace in graph.namespaces():
+            dataset.bind(prefix, namespace)
+        for triple in graph:
+            dataset.add(triple)
+        graph = dataset
+    return _serd_safe(_serialize_with(TrigSerializer, graph))
 
 
 def _jsonld(graph: Graph) -> bytes:

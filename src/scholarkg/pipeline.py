@@ -24,10 +24,11 @@ from rdflib.namespace import DCTERMS, RDF, SKOS
 from .errors import Problems
 from .graph import iri
 from .graph.builder import add_all, entity_triples, extractor_triples, new_graph, record_triples
+from .graph.cooccurrence import cooccurrence_triples, paper_entity_keys
 from .graph.vocab import SKG
 from .model import Entity, EntityType, Extraction, Record
 
-__all__ = ["Build", "build", "unique_records", "summarise", "write_outputs", "OUTPUT_FILES"]
+__all__ = ["Build", "build", "unique_records", "described_keys", "summarise", "write_outputs", "OUTPUT_FILES"]
 
 log = logging.getLogger(__name__)
 
@@ -150,27 +151,32 @@ def build(
     used = set(graph.objects(None, SKG.mentionOf)) | {
         o for p in (SKG.model, SKG.benchmark, SKG.metric) for o in graph.objects(None, p)
     }
-    described = [e for e in entities if iri.entity(e.key) in used]
-    keep = {e.key for e in described}
-    # Families and base methods of used entities are described too.
     by_key = {e.key: e for e in entities}
-    queue = [e for e in described]
+    keep = described_keys(by_key, {e.key for e in entities if iri.entity(e.key) in used})
+    for entity in entities:
+        if entity.key in keep:
+            add_all(graph, entity_triples(entity, known=keep))
+    if outcome is not None:
+        add_all(graph, list(outcome.curation_triples(graph)))
+    add_all(graph, cooccurrence_triples(paper_entity_keys(e, linker.resolve) for e in extractions))
+    log.info("built %d records into %d triples", len(records), len(graph))
+    result = Build(graph, records, extractions, [by_key[k] for k in sorted(keep)], problems, linker, paths)
+    result.format, result.curation, result.enrichment = format, curation, enrichment
+    result.statuses = outcome.statuses if outcome is not None else []
+    return result
+
+
+def described_keys(by_key: dict[str, Entity], used: set[str]) -> set[str]:
+    """Keys of the entities a graph describes: those used, with their families and base methods."""
+    keep = set(used)
+    queue = [by_key[k] for k in used if k in by_key]
     while queue:
         e = queue.pop()
         for ref in (e.parent, e.derived_from):
             if ref and ref not in keep and ref in by_key:
                 keep.add(ref)
                 queue.append(by_key[ref])
-    for entity in entities:
-        if entity.key in keep:
-            add_all(graph, entity_triples(entity, known=keep))
-    if outcome is not None:
-        add_all(graph, list(outcome.curation_triples(graph)))
-    log.info("built %d records into %d triples", len(records), len(graph))
-    result = Build(graph, records, extractions, [by_key[k] for k in sorted(keep)], problems, linker, paths)
-    result.format, result.curation, result.enrichment = format, curation, enrichment
-    result.statuses = outcome.statuses if outcome is not None else []
-    return result
+    return keep
 
 
 def _curator(curation, enrichment):

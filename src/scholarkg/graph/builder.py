@@ -90,14 +90,10 @@ def new_graph() -> Graph:
 
 
 def _decimal(value: float | Decimal) -> Literal:
-    """An ``xsd:decimal`` whose lexical form always has a decimal point.
-
-    rdflib writes a decimal like ``"12"`` as the Turtle shorthand ``12.0``, which reads back as
-    a different literal; ``"12.0"`` survives every serialisation unchanged.
-    """
-    number = value if isinstance(value, Decimal) else Decimal(str(value)).normalize()
-    text = format(number, "f")
-    return Literal(text if "." in text else text + ".0", datatype=XSD.decimal)
+    """An xsd:decimal in canonical form (``0.6``, ``100``), the form RDF stores keep it in."""
+    number = value if isinstance(value, Decimal) else Decimal(str(value))
+    text = format(number.normalize(), "f")
+    return Literal("0" if text in ("-0", "0") else text, datatype=XSD.decimal)
 
 
 def _is_date(text: str | None) -> bool:
@@ -111,7 +107,7 @@ def _is_date(text: str | None) -> bool:
 
 
 def _confidence(value: float) -> Literal:
-    return Literal(Decimal(f"{min(max(value, 0.0), 1.0):.3f}"), datatype=XSD.decimal)
+    return _decimal(Decimal(f"{min(max(value, 0.0), 1.0):.3f}"))
 
 
 def extractor_triples(version: str) -> Iterator[Triple]:

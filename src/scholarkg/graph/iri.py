@@ -49,6 +49,7 @@ __all__ = [
     "entity_pair",
     "curation",
     "record_graph",
+    "store_graph",
 ]
 
 MAX_IRI_CHARS = 4_096  # links longer than this are not kept as IRIs
@@ -139,6 +140,11 @@ def paper(key: str) -> URIRef:
 def record_graph(key: str) -> URIRef:
     """Named graph holding the statements derived from one record."""
     return validate(str(paper(key)).replace("/id/paper/", "/id/graph/paper/", 1))
+
+
+def store_graph(part: str) -> URIRef:
+    """Named graph of a part of a store shared by many records (``entities``, ``shared``, ``pairs``)."""
+    return _mint("graph/" + _slug(normalise_key(part)))
 
 
 def author(name: str) -> URIRef:

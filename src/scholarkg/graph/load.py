@@ -45,10 +45,17 @@ _XSD_STRING = str(XSD.string)
 
 
 def load_graph(path: str | Path) -> Graph:
-    """An rdflib graph of ``path``: a build folder (its ``graph.nt`` or ``graph.ttl``) or an RDF
-    file. Quads (N-Quads, TriG) are merged into one graph."""
+    """An rdflib graph of ``path``: a build folder (its ``graph.nt`` or ``graph.ttl``), a store
+    folder (copied into memory; see :func:`scholarkg.store.store_graph`) or an RDF file."""
     path = Path(path)
     if path.is_dir():
+        from ..store.disk import is_store
+
+        if is_store(path):
+            from ..store import GraphStore, store_graph
+
+            with GraphStore(path) as store:
+                return store_graph(store)
         for name in ("graph.nt", "graph.ttl"):
             if (path / name).is_file():
                 return load_graph(path / name)

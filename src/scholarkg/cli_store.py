@@ -1,0 +1,199 @@
+"""Commands for persistent stores: ``serve``, ``push`` and ``bulk``, and the ``--store`` paths of
+``build`` and ``export``. Registered on :func:`scholarkg.cli.main` when the CLI is imported."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from . import errors
+from .cli import _echo_summary, _fail_option, _format_option, _strict_option, main
+from .errors import Problems
+
+__all__ = ["PhaseProgress", "build_into_store", "export_from_store"]
+
+
+class PhaseProgress:
+    """A progress bar on stderr for long store operations: ``phase [#####   ] done/total``."""
+
+    def __init__(self, enabled: bool, width: int = 30):
+        self.enabled = enabled
+        self.width = width
+        self.phase = None
+        self.last = 0.0
+
+    def __call__(self, phase: str, done: int, total: int | None) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        finished = total is not None and done >= total
+        if phase == self.phase and now - self.last < 0.25 and not finished:
+            return
+        if self.phase is not None and phase != self.phase:
+            click.echo("", err=True)
+        self.phase, self.last = phase, now
+        if total:
+            filled = int(self.width * min(done, total) / total)
+            line = f"{phase:<11} [{'#' * filled}{' ' * (self.width - filled)}] {done:,}/{total:,}"
+        else:
+            line = f"{phase:<11} {done:,}"
+        click.echo("\r" + line, err=True, nl=False)
+
+    def done(self) -> None:
+        if self.enabled and self.phase is not None:
+            click.echo("", err=True)
+            self.phase = None
+
+
+def _progress(flag: bool | None) -> PhaseProgress:
+    return PhaseProgress(sys.stderr.isatty() if flag is None else flag)
+
+
+_progress_option = click.option(
+    "--progress/--no-progress", default=None, help="Show a progress bar [default: when stderr is a terminal]."
+)
+
+
+def _echo_report(report, store: Path) -> None:
+    from .store import GraphStore, store_summary
+
+    click.echo(f"store       {store}")
+    click.echo(f"records     {report.added} added, {report.updated} updated, {report.unchanged} unchanged"
+               + (f", {report.relinked} others relinked" if report.relinked else ""))
+    with GraphStore(store) as opened:
+        summary = store_summary(opened)
+    summary["problems"] = len(report.problems.items)
+    summary["skipped_records"] = report.problems.skipped_records
+    _echo_summary(summary)
+
+
+def build_into_store(inputs, store: Path, input_format, strict: bool, fail_on_problems: bool, progress=None) -> None:
+    """``scholarkg build INPUTS --store DIR``."""
+    from .store import build_store
+
+    problems = Problems(strict=strict)
+    bar = _progress(progress)
+    try:
+        report = build_store(inputs, store, format=input_format, problems=problems, progress=bar)
+    finally:
+        bar.done()
+    _echo_report(report, store)
+    if fail_on_problems and problems.items:
+        sys.exit(errors.EXIT_PROBLEMS)
+
+
+def export_from_store(store: Path, fmt: str, output: Path | None) -> None:
+    """``scholarkg export --store DIR``: streamed by Oxigraph's writers, to a file or stdout."""
+    from .fileio import atomic_write
+    from .store import GraphStore, export_store
+
+    with GraphStore(store) as opened:
+        if output is None:
+            export_store(opened, fmt, sys.stdout.buffer)
+            sys.stdout.buffer.flush()
+            return
+        with atomic_write(output, "wb") as fh:
+            export_store(opened, fmt, fh)
+            size = fh.tell()
+    click.echo(f"wrote {output} ({size:,} bytes)", err=True)
+
+
+@main.command()
+@click.argument("store", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=7878, show_default=True, type=click.IntRange(0, 65535), help="Port to listen on (0: any free port).")
+@click.option("--timeout", default=30, show_default=True, type=click.IntRange(min=1), help="Seconds a query may run before it is cancelled.")
+@click.option("--allow-update", is_flag=True, help="Accept SPARQL updates (refused by default: the endpoint is read-only).")
+@click.option("--allow-remote", is_flag=True, help="Allow SERVICE, LOAD and FROM, and dataset parameters.")
+@click.option("--max-result-mb", default=512, show_default=True, type=click.IntRange(min=1), help="Largest answer sent.")
+@click.option("--in-memory", is_flag=True, help="Answer from an in-memory copy: faster queries, about 0.3 KB of memory per statement.")
+def serve(store, host, port, timeout, allow_update, allow_remote, max_result_mb, in_memory):
+    """Serve STORE as a SPARQL 1.1 Protocol endpoint at http://HOST:PORT/query.
+
+    \b
+    Results as JSON, XML, CSV or TSV and graphs as Turtle or N-Triples, by the Accept header.
+    Runs the Oxigraph server underneath; stop with Ctrl-C.
+    Example:
+      scholarkg serve papers.store --port 7878
+      curl -H 'Accept: text/csv' --data-urlencode 'query=SELECT * WHERE { ?s ?p ?o } LIMIT 5' http://127.0.0.1:7878/query
+    """
+    import signal
+
+    from .serve import Endpoint
+
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))  # stop cleanly when terminated
+    endpoint = Endpoint(store, host=host, port=port, timeout=timeout, allow_update=allow_update,
+                        allow_remote=allow_remote, max_bytes=max_result_mb << 20, in_memory=in_memory)
+    endpoint.start()
+    mode = "read-write" if allow_update else "read-only, in-memory copy" if in_memory else "read-only"
+    click.echo(f"SPARQL endpoint at {endpoint.url} ({mode}, queries stop after {timeout} s); Ctrl-C to stop", err=True)
+    try:
+        endpoint.wait()
+    finally:
+        endpoint.stop()
+
+
+@main.command()
+@click.argument("store", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--endpoint", required=True, help="Graph Store Protocol URL, e.g. http://host:7878/store (Oxigraph) or http://host:3030/DATASET/data (Fuseki).")
+@click.option("--graph", "target_graph", help="Put everything in this named graph (default: the server's default graph).")
+@click.option("--named-graphs", is_flag=True, help="Keep one named graph per record, each replaced on the server.")
+@click.option("--replace", is_flag=True, help="Replace what the target graph holds (default: add to it).")
+@click.option("--user", help="User for HTTP basic authentication; the password is read from $SCHOLARKG_PASSWORD.")
+@click.option("--batch", default=100_000, show_default=True, type=click.IntRange(min=1), help="Statements per request.")
+@click.option("--timeout", default=300, show_default=True, type=click.IntRange(min=1), help="Seconds to wait for each request.")
+@_progress_option
+def push(store, endpoint, target_graph, named_graphs, replace, user, batch, timeout, progress):
+    """Upload STORE to a SPARQL server over the SPARQL 1.1 Graph Store HTTP Protocol.
+
+    \b
+    Works with Oxigraph server, Fuseki, Virtuoso and GraphDB. Pushing again is harmless.
+    Example:
+      scholarkg push papers.store --endpoint http://127.0.0.1:7878/store --replace
+    """
+    from .push import push_store
+
+    bar = _progress(progress)
+    try:
+        report = push_store(store, endpoint, graph=target_graph, named_graphs=named_graphs, replace=replace, user=user,
+                            password=os.environ.get("SCHOLARKG_PASSWORD"), batch=batch, timeout=timeout, progress=bar)
+    finally:
+        bar.done()
+    click.echo(f"pushed {report.statements:,} statements in {report.requests:,} requests ({report.graphs:,} graphs) to {endpoint}")
+
+
+@main.command()
+@click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--store", required=True, type=click.Path(file_okay=False, path_type=Path), help="Store folder to build into (created if missing).")
+@click.option("--scheduler", help="Address of a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (default: a local cluster).")
+@click.option("--workers", default=2, show_default=True, type=click.IntRange(min=1), help="Worker processes of the local cluster.")
+@click.option("--partition-size", default=500, show_default=True, type=click.IntRange(min=1), help="Records per task.")
+@_format_option
+@_strict_option
+@_fail_option
+@_progress_option
+def bulk(inputs, store, scheduler, workers, partition_size, input_format, strict, fail_on_problems, progress):
+    """Build INPUTS into a store with Dask: extraction and N-Quads emission run on workers.
+
+    \b
+    Same graph as `build --store`, and as incremental. Without --scheduler a local cluster of
+    --workers processes is started for the run.
+    Example:
+      scholarkg bulk arxiv-snapshot.jsonl --store arxiv.store --scheduler tcp://10.0.0.5:8786
+    """
+    from .bulk import bulk_build
+
+    problems = Problems(strict=strict)
+    bar = _progress(progress)
+    try:
+        report = bulk_build(inputs, store, scheduler=scheduler, workers=workers, partition_size=partition_size,
+                            format=input_format, problems=problems, progress=bar)
+    finally:
+        bar.done()
+    _echo_report(report, store)
+    if fail_on_problems and problems.items:
+        sys.exit(errors.EXIT_PROBLEMS)

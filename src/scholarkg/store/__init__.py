@@ -1,0 +1,38 @@
+"""Persistent graphs: an on-disk Oxigraph store built incrementally, queried with Oxigraph.
+
+::
+
+    disk.py       the store folder: Oxigraph database, manifest, lock
+    manifest.py   SQLite bookkeeping that makes builds incremental and resumable
+    emit.py       per-record N-Quads (the map steps, also run by Dask workers)
+    build.py      read -> extract -> link -> emit -> write, only what changed
+    finish.py     entity descriptions, paper counts, pairs, clean-up of shared nodes
+    read.py       SPARQL, counts, exports and rdflib copies of a store
+    terms.py      RDF terms between rdflib, N-Quads and pyoxigraph
+
+>>> from scholarkg.store import build_store, GraphStore, run_store_query   # doctest: +SKIP
+>>> report = build_store(["papers.jsonl"], "papers.store")                  # doctest: +SKIP
+>>> with GraphStore("papers.store") as store:                              # doctest: +SKIP
+...     run_store_query(store, "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }").rows
+"""
+
+from __future__ import annotations
+
+from .build import BuildReport, LocalMapper, build_store
+from .disk import GraphStore, is_store
+from .read import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, STORE_EXPORTS, export_store, run_store_query, store_graph, store_summary
+
+__all__ = [
+    "BuildReport",
+    "LocalMapper",
+    "build_store",
+    "GraphStore",
+    "is_store",
+    "run_store_query",
+    "store_summary",
+    "store_graph",
+    "export_store",
+    "STORE_EXPORTS",
+    "DEFAULT_TIMEOUT",
+    "DEFAULT_MAX_ROWS",
+]

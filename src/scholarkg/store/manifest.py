@@ -1,0 +1,157 @@
+"""The store's manifest: what the build knows about each record, in SQLite next to the graph.
+
+Oxigraph holds the statements; the manifest holds what incremental builds need to decide
+what to rewrite without reading the graph back:
+
+- ``records``: per record key its order of arrival (``seq``, the order the linker sees the
+  records in), a digest of its source content, the digest of its statements as written
+  (``digest``; NULL while they are being rewritten), and the record and its extraction
+  (pickled, compressed) so that linking can be redone over the whole store;
+- ``record_labels``, ``resolution``: the labels each record's mentions carry and the entity
+  each label resolved to when last written, to find the records a new linking affects;
+- ``record_entities``: the entities each record names or refers to (paper counts, pairs,
+  and which entity descriptions the graph needs);
+- ``record_shared``, ``shared``: subjects in the shared graph and the records that refer to
+  them, so that an author no record names any more is removed;
+- ``entities``, ``pairs``: digests of entity descriptions and the co-occurrence counts written.
+
+A record's statements are rewritten in three steps: its row is written with ``digest`` NULL,
+the graph is changed, and ``digest`` is set. An interruption anywhere leaves rows whose
+``digest`` is NULL, and the next build rewrites exactly those records.
+"""
+
+from __future__ import annotations
+
+import pickle
+import sqlite3
+import zlib
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from ..errors import StoreError
+
+__all__ = ["Manifest", "pack", "unpack"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS records (
+    key TEXT PRIMARY KEY, seq INTEGER NOT NULL, source TEXT NOT NULL, digest TEXT,
+    record BLOB NOT NULL, extraction BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS record_labels (key TEXT NOT NULL, label TEXT NOT NULL, PRIMARY KEY (key, label)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS record_labels_by_label ON record_labels (label);
+CREATE TABLE IF NOT EXISTS resolution (label TEXT PRIMARY KEY, entity TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS record_entities (
+    key TEXT NOT NULL, entity TEXT NOT NULL, named INTEGER NOT NULL, PRIMARY KEY (key, entity)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS record_entities_by_entity ON record_entities (entity);
+CREATE TABLE IF NOT EXISTS record_shared (key TEXT NOT NULL, subject TEXT NOT NULL, PRIMARY KEY (key, subject)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS record_shared_by_subject ON record_shared (subject);
+CREATE TABLE IF NOT EXISTS shared (subject TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS entities (key TEXT PRIMARY KEY, digest TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS pairs (a TEXT NOT NULL, b TEXT NOT NULL, papers INTEGER NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID;
+CREATE TEMP TABLE IF NOT EXISTS staged (
+    key TEXT PRIMARY KEY, seq INTEGER NOT NULL, source TEXT NOT NULL, record BLOB NOT NULL, extraction BLOB NOT NULL);
+"""
+
+
+def pack(value) -> bytes:
+    return zlib.compress(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), 1)
+
+
+def unpack(data: bytes):
+    try:
+        return pickle.loads(zlib.decompress(data))
+    except Exception as exc:  # pickles from another version of the model classes
+        raise StoreError(f"the store was written by an incompatible version of scholarkg ({exc}); rebuild it") from exc
+
+
+class Manifest:
+    """SQLite bookkeeping of one store (see the module docstring)."""
+
+    def __init__(self, path: Path):
+        try:
+            self.db = sqlite3.connect(str(path), isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute("PRAGMA temp_store=FILE")
+            self.db.executescript(_SCHEMA)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{path}: cannot open the store manifest ({exc})") from exc
+
+    def close(self) -> None:
+        self.db.close()
+
+    def transaction(self):
+        """``with manifest.transaction():`` commits on success and rolls back on any error."""
+        return _Transaction(self.db)
+
+    def one(self, sql: str, params: tuple = ()):
+        row = self.db.execute(sql, params).fetchone()
+        return row[0] if row else None
+
+    def rows(self, sql: str, params: tuple = ()) -> Iterator[tuple]:
+        return self.db.execute(sql, params)
+
+    # records -------------------------------------------------------------------------------
+
+    def known(self, key: str) -> tuple[int, str, str | None] | None:
+        """``(seq, source digest, statements digest)`` of a stored record, or None."""
+        return self.db.execute("SELECT seq, source, digest FROM records WHERE key = ?", (key,)).fetchone()
+
+    def next_seq(self) -> int:
+        return max(self.one("SELECT MAX(seq) FROM records") or 0, self.one("SELECT MAX(seq) FROM staged") or 0) + 1
+
+    def stage(self, rows: Iterable[tuple[str, int, str, object, object]]) -> None:
+        """Keep new or changed records (key, seq, source digest, record, extraction) for this build."""
+        with self.transaction():
+            self.db.executemany(
+                "INSERT OR REPLACE INTO staged VALUES (?, ?, ?, ?, ?)",
+                ((k, seq, src, pack(r), pack(e)) for k, seq, src, r, e in rows),
+            )
+
+    def linking_order(self) -> Iterator[bytes]:
+        """Every extraction the linker must see, staged ones replacing stored ones, by ``seq``."""
+        sql = (
+            "SELECT seq, extraction FROM staged UNION ALL "
+            "SELECT seq, extraction FROM records WHERE key NOT IN (SELECT key FROM staged) ORDER BY seq"
+        )
+        for _seq, blob in self.db.execute(sql):
+            yield blob
+
+    def begin_rewrite(self, emissions, payloads: dict[str, tuple[int, str, bytes, bytes]]) -> None:
+        """Step 1 of a rewrite: rows written, digests NULL, references replaced."""
+        with self.transaction():
+            for e in emissions:
+                seq, source, record, extraction = payloads[e.key]
+                self.db.execute("INSERT OR REPLACE INTO records VALUES (?, ?, ?, NULL, ?, ?)", (e.key, seq, source, record, extraction))
+                for table in ("record_labels", "record_entities", "record_shared"):
+                    self.db.execute(f"DELETE FROM {table} WHERE key = ?", (e.key,))
+                self.db.executemany("INSERT INTO record_labels VALUES (?, ?)", ((e.key, x) for x in e.labels))
+                named = set(e.named)
+                self.db.executemany("INSERT INTO record_entities VALUES (?, ?, ?)", ((e.key, x, int(x in named)) for x in e.referenced))
+                self.db.executemany("INSERT INTO record_shared VALUES (?, ?)", ((e.key, x) for x in e.shared))
+
+    def end_rewrite(self, emissions) -> None:
+        """Step 3 of a rewrite: the statements are in the graph."""
+        with self.transaction():
+            self.db.executemany("UPDATE records SET digest = ? WHERE key = ?", ((e.digest, e.key) for e in emissions))
+            self.db.executemany("INSERT OR IGNORE INTO shared VALUES (?)", ((s,) for e in emissions for s in e.shared))
+
+    def keep_payload(self, key: str, payload: tuple[int, str, bytes, bytes]) -> None:
+        """A record whose source changed but whose statements did not: keep the new content."""
+        seq, source, record, extraction = payload
+        self.db.execute("UPDATE records SET seq = ?, source = ?, record = ?, extraction = ? WHERE key = ?", (seq, source, record, extraction, key))
+
+
+class _Transaction:
+    def __init__(self, db: sqlite3.Connection):
+        self.db = db
+
+    def __enter__(self):
+        self.db.execute("BEGIN")
+        return self.db
+
+    def __exit__(self, kind, exc, tb):
+        if kind is None:
+            self.db.execute("COMMIT")
+        else:
+            self.db.execute("ROLLBACK")
+        return False

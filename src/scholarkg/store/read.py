@@ -1,0 +1,192 @@
+"""Reading a store: SPARQL on Oxigraph, counts, exports, and an rdflib copy for small stores.
+
+Queries see the union of the store's graphs (every statement lives in exactly one graph, so
+the union has no duplicates) and go through :func:`scholarkg.query.check_query` like every
+query: no SERVICE, LOAD or FROM unless allowed, and limits on size and nesting depth (very
+deep nesting would crash the engine). Named-query parameters are passed as pyoxigraph
+``substitutions``. A query runs with a time limit and a cap on the rows kept.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Mapping
+
+from rdflib import Graph
+
+from ..errors import QueryError, StoreError, UsageError
+from ..query import QueryResult, check_query
+from .disk import GraphStore
+from .terms import to_rdflib
+
+__all__ = [
+    "run_store_query",
+    "store_summary",
+    "store_graph",
+    "export_store",
+    "STORE_EXPORTS",
+    "DEFAULT_TIMEOUT",
+    "DEFAULT_MAX_ROWS",
+]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TIMEOUT = 60.0  # seconds
+DEFAULT_MAX_ROWS = 1_000_000
+DEFAULT_MAX_TRIPLES = 5_000_000  # for copies into rdflib (render, JSON-LD, GraphML)
+STORE_EXPORTS = ("turtle", "ntriples", "nquads", "trig")  # streamed by Oxigraph's writers
+
+
+def run_store_query(
+    store: GraphStore,
+    text: str,
+    bindings: Mapping[str, str] | None = None,
+    *,
+    allow_remote: bool = False,
+    hidden: tuple[str, ...] = (),
+    timeout: float = DEFAULT_TIMEOUT,
+    max_rows: int = DEFAULT_MAX_ROWS,
+) -> QueryResult:
+    """Run SPARQL ``text`` on the store; same result type as :func:`scholarkg.query.run_query`."""
+    import pyoxigraph as ox
+
+    check_query(text, allow_remote=allow_remote)
+    substitutions = {ox.Variable(name): ox.Literal(value) for name, value in (bindings or {}).items()}
+
+    def work() -> QueryResult:
+        try:
+            answer = store.ox.query(text, substitutions=substitutions, use_default_graph_as_union=True)
+            return _collect(answer, max_rows, hidden)
+        except SyntaxError as exc:
+            raise QueryError(f"SPARQL error: {' '.join(str(exc).split())[:300]}") from exc
+        except OSError as exc:
+            raise StoreError(f"{store.path}: cannot read the store ({exc})") from exc
+
+    return _with_timeout(work, timeout)
+
+
+def _with_timeout(work, timeout: float):
+    """Run ``work`` in a helper thread (Oxigraph releases the GIL) and give up after ``timeout``."""
+    outcome: dict = {}
+
+    def target():
+        try:
+            outcome["value"] = work()
+        except BaseException as exc:  # handed to the caller's thread
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=target, name="scholarkg-query", daemon=True)
+    thread.start()
+    thread.join(timeout)
+    if thread.is_alive():
+        raise QueryError(f"the query ran longer than {timeout:g} s and was abandoned (raise the limit with --timeout)")
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+def _collect(answer, max_rows: int, hidden: tuple[str, ...]) -> QueryResult:
+    import pyoxigraph as ox
+
+    if isinstance(answer, ox.QueryBoolean):
+        return QueryResult("ASK", boolean=bool(answer))
+    if isinstance(answer, ox.QuerySolutions):
+        names = [v.value for v in answer.variables]
+        width = range(len(names))
+        rows = []
+        for solution in answer:
+            if len(rows) >= max_rows:
+                log.warning("the result was cut at %d rows (see --max-rows)", max_rows)
+                break
+            rows.append(tuple(to_rdflib(solution[i]) for i in width))
+        return QueryResult("SELECT", names, rows, hidden=hidden)
+    from ..graph.builder import new_graph
+
+    graph = new_graph()
+    for n, triple in enumerate(answer):
+        if n >= max_rows:
+            log.warning("the result was cut at %d statements (see --max-rows)", max_rows)
+            break
+        graph.add((to_rdflib(triple.subject), to_rdflib(triple.predicate), to_rdflib(triple.object)))
+    return QueryResult("GRAPH", graph=graph)
+
+
+_COUNTS = """
+PREFIX skg: <https://w3id.org/scholarkg/ontology#>
+SELECT ?class (COUNT(?s) AS ?n) WHERE {
+  VALUES ?class { skg:Paper skg:Author skg:Benchmark skg:Dataset skg:Model skg:Method skg:Task skg:Metric
+                  skg:Result skg:CodeRepository skg:ProjectPage skg:Mention }
+  ?s a ?class
+} GROUP BY ?class
+"""
+_CATEGORIES = """
+PREFIX dcterms: <http://purl.org/dc/terms/>
+PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
+SELECT DISTINCT ?concept ?notation WHERE { ?paper dcterms:subject ?concept . OPTIONAL { ?concept skos:notation ?notation } }
+"""
+
+
+def store_summary(store: GraphStore) -> dict:
+    """The counts of :func:`scholarkg.pipeline.summarise`, computed by Oxigraph."""
+    from ..model import EntityType
+
+    counts = {}
+    for row in store.ox.query(_COUNTS, use_default_graph_as_union=True):
+        counts[row[0].value.rpartition("#")[2]] = int(row[1].value)
+    categories = [(row[0].value, row[1].value if row[1] is not None else "None") for row in store.ox.query(_CATEGORIES, use_default_graph_as_union=True)]
+    entities = {t.value: counts.get(t.value, 0) for t in EntityType}
+    return {
+        "papers": counts.get("Paper", 0),
+        "authors": counts.get("Author", 0),
+        "categories": len({c for c, _ in categories}),
+        "entities": entities,
+        "entities_total": sum(entities.values()),
+        "results": counts.get("Result", 0),
+        "code_repositories": counts.get("CodeRepository", 0),
+        "project_pages": counts.get("ProjectPage", 0),
+        "mentions": counts.get("Mention", 0),
+        "triples": store.count(),
+        "category_labels": sorted(n for _, n in categories),
+    }
+
+
+def store_graph(store: GraphStore, *, max_triples: int = DEFAULT_MAX_TRIPLES) -> Graph:
+    """The whole store as an in-memory rdflib graph (for the explorer and rdflib-only formats)."""
+    from ..graph.builder import new_graph
+
+    size = store.count()
+    if size > max_triples:
+        raise UsageError(
+            f"{store.path}: {size:,} statements are too many to load into memory (limit {max_triples:,}); "
+            "query the store, or export it as turtle, ntriples, nquads or trig"
+        )
+    graph = new_graph()
+    for quad in store.ox:
+        graph.add((to_rdflib(quad.subject), to_rdflib(quad.predicate), to_rdflib(quad.object)))
+    return graph
+
+
+def export_store(store: GraphStore, format: str, output) -> None:
+    """Stream the store to ``output`` (a binary file object) as Turtle, N-Triples, N-Quads or TriG.
+
+    Turtle and N-Triples hold the union of the graphs; N-Quads and TriG keep one graph per
+    record. Oxigraph returns statements in index order, which depends only on the content,
+    so the same store gives the same bytes.
+    """
+    import pyoxigraph as ox
+
+    from ..graph.vocab import PREFIXES
+
+    if format not in STORE_EXPORTS:
+        raise UsageError(f"format {format!r} is not streamed from a store (streamed: {', '.join(STORE_EXPORTS)})")
+    kind = {"turtle": ox.RdfFormat.TURTLE, "ntriples": ox.RdfFormat.N_TRIPLES, "nquads": ox.RdfFormat.N_QUADS, "trig": ox.RdfFormat.TRIG}[format]
+    statements = store.ox if format in ("nquads", "trig") else (quad.triple for quad in store.ox)
+    prefixes = dict(PREFIXES) if format in ("turtle", "trig") else None
+    try:
+        ox.serialize(statements, output, kind, prefixes=prefixes)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise StoreError(f"cannot write the export ({exc})") from exc
+

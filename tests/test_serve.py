@@ -1,0 +1,188 @@
+"""`scholarkg serve`: a real SPARQL client (SPARQLWrapper) against the endpoint, in every format."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import pytest
+from rdflib import Graph, Literal, URIRef
+from rdflib.compare import isomorphic
+
+from storekit import running
+
+from scholarkg import api
+from scholarkg.serve import free_port
+
+pytestmark = pytest.mark.slow
+
+PAPERS = """
+PREFIX skg: <https://w3id.org/scholarkg/ontology#>
+PREFIX dcterms: <http://purl.org/dc/terms/>
+PREFIX fabio: <http://purl.org/spar/fabio/>
+SELECT ?paper ?title ?year WHERE {
+  ?paper a skg:Paper ; dcterms:title ?title . OPTIONAL { ?paper fabio:hasPublicationYear ?year }
+} ORDER BY ?title
+"""
+HEAVY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"  # 35 million rows on the seed
+
+
+@contextlib.contextmanager
+def serving(store, *options: str):
+    """`scholarkg serve STORE OPTIONS` on a free port, as a separate process; stopped at the end."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/query"
+    command = [sys.executable, "-m", "scholarkg.cli", "serve", str(store), "--port", str(port), *options]
+    with running(command, url + "?query=ASK%7B%7D"):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def endpoint(seed_store):
+    with serving(seed_store, "--timeout", "1") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def expected(seed_store):
+    return api.query(seed_store, PAPERS).rows
+
+
+def _client(url, fmt, method):
+    from SPARQLWrapper import SPARQLWrapper
+
+    client = SPARQLWrapper(url)
+    client.setQuery(PAPERS)
+    client.setReturnFormat(fmt)
+    client.setMethod(method)
+    return client
+
+
+def _json_term(cell):
+    if cell["type"] == "uri":
+        return URIRef(cell["value"])
+    return Literal(cell["value"], lang=cell.get("xml:lang"), datatype=cell.get("datatype"))
+
+
+@pytest.mark.parametrize("method", ["GET", "POST"])
+def test_select_answers_match_the_local_query_in_every_format(endpoint, expected, method):
+    import pyoxigraph
+    from SPARQLWrapper import CSV, JSON, TSV, XML
+
+    from scholarkg.store.terms import to_rdflib
+
+    assert len(expected) == 18
+    data = _client(endpoint, JSON, method).query().convert()
+    assert data["head"]["vars"] == ["paper", "title", "year"]
+    rows = [tuple(_json_term(b[v]) if v in b else None for v in ("paper", "title", "year")) for b in data["results"]["bindings"]]
+    assert rows == expected
+
+    for fmt, kind in ((XML, pyoxigraph.QueryResultsFormat.XML), (TSV, pyoxigraph.QueryResultsFormat.TSV)):
+        response = _client(endpoint, fmt, method).query()
+        body = response.response.read()
+        parsed = pyoxigraph.parse_query_results(body, kind)
+        assert [tuple(to_rdflib(s[i]) for i in range(3)) for s in parsed] == expected, fmt
+
+    text = _client(endpoint, CSV, method).query().convert().decode("utf-8")
+    table = list(csv.reader(io.StringIO(text)))
+    assert table[0] == ["paper", "title", "year"]
+    assert table[1:] == [[str(v) if v is not None else "" for v in row] for row in expected]
+
+
+def test_graphs_come_as_turtle_and_ntriples(endpoint, seed_graph):
+    from SPARQLWrapper import TURTLE, SPARQLWrapper
+
+    client = SPARQLWrapper(endpoint)
+    client.setQuery("CONSTRUCT WHERE { ?s ?p ?o }")
+    client.setReturnFormat(TURTLE)
+    turtle = client.query()
+    assert "turtle" in turtle.response.headers["Content-Type"]
+    assert isomorphic(Graph().parse(data=turtle.convert(), format="turtle"), seed_graph)
+
+    client = SPARQLWrapper(endpoint)
+    client.setQuery("DESCRIBE <https://w3id.org/scholarkg/id/entity/grpo>")
+    client.addCustomHttpHeader("Accept", "application/n-triples")
+    response = client.query().response
+    assert response.headers["Content-Type"].startswith("application/n-triples")
+    described = Graph().parse(data=response.read(), format="nt")
+    assert set(described) == set(seed_graph.triples((URIRef("https://w3id.org/scholarkg/id/entity/grpo"), None, None)))
+    assert len(described) >= 3
+
+
+def _post(url, data: bytes, kind: str):
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": kind, "Accept": "text/csv"})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode()
+
+
+def test_updates_and_unsafe_queries_are_refused(endpoint, seed_graph):
+    update = urllib.parse.urlencode({"update": "INSERT DATA { <urn:a> <urn:b> <urn:c> }"}).encode()
+    assert _post(endpoint, update, "application/x-www-form-urlencoded")[0] == 403
+    assert _post(endpoint.replace("/query", "/update"), b"DROP ALL", "application/sparql-update")[0] == 403
+    status, message = _post(endpoint, b"SELECT * WHERE { SERVICE <http://example.org/> { ?s ?p ?o } }", "application/sparql-query")
+    assert (status, "SERVICE is refused" in message) == (400, True)
+    deep = ("SELECT * WHERE " + "{" * 5000 + "}" * 5000).encode()
+    status, message = _post(endpoint, deep, "application/sparql-query")
+    assert (status, "nests 5000 levels" in message) == (400, True)
+    status, message = _post(endpoint, b"SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", "application/sparql-query")
+    assert (status, message.split()) == (200, ["n", str(len(seed_graph))])  # still whole, still answering
+
+
+def test_a_long_query_is_cancelled_at_the_timeout(endpoint):
+    started = time.monotonic()
+    status, message = _post(endpoint, HEAVY.encode(), "application/sparql-query")
+    assert status == 503 and "cancelled" in message
+    assert time.monotonic() - started < 10
+
+
+def test_the_served_store_cannot_be_written_meanwhile(endpoint, seed_store, seed_path, cli):
+    result = cli("build", seed_path, "--store", seed_store)
+    assert result.exit_code == 5
+    assert "in use by another process" in result.stderr
+
+
+COUNT = b"SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
+
+
+def _count(url) -> int:
+    status, text = _post(url, COUNT, "application/sparql-query")
+    assert status == 200, text
+    return int(text.split()[1])
+
+
+def test_a_read_write_endpoint_takes_updates_but_never_load(tmp_path, seed_path):
+    from scholarkg.store import build_store
+
+    store = tmp_path / "s"
+    build_store([seed_path], store)
+    with serving(store, "--allow-update") as url:
+        before = _count(url)
+        insert = "INSERT DATA { <urn:x:a> <urn:x:b> <urn:x:c> }".encode()
+        assert _post(url.replace("/query", "/update"), insert, "application/sparql-update")[0] in (200, 204)
+        assert _count(url) == before + 1
+        status, message = _post(url.replace("/query", "/update"), b"LOAD <file:///etc/hostname>", "application/sparql-update")
+        assert status == 400 and "LOAD is refused" in message
+        assert _count(url) == before + 1
+
+
+def test_an_in_memory_endpoint_serves_a_snapshot_and_leaves_the_store_free(tmp_path, seed_path, seed_graph, cli):
+    from storekit import record, write_jsonl
+
+    store = tmp_path / "s"
+    assert cli("build", seed_path, "--store", store).exit_code == 0
+    with serving(store, "--in-memory") as url:
+        assert _count(url) == len(seed_graph)
+        more = write_jsonl(tmp_path / "more.jsonl", [record(1, "A paper added while serving.")])
+        result = cli("build", more, "--store", store)  # the store is not locked by an in-memory server
+        assert result.exit_code == 0 and "1 added" in result.stdout
+        assert _count(url) == len(seed_graph)  # the endpoint keeps its snapshot
+        assert _post(url, b"INSERT DATA { <urn:x:a> <urn:x:b> <urn:x:c> }", "application/sparql-update")[0] == 403

@@ -1,0 +1,244 @@
+"""The persistent store: same graph as the in-memory build, incremental and idempotent builds,
+relinking, recovery from interruption, locking, and guarded queries on Oxigraph."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from rdflib import Literal
+from rdflib.compare import isomorphic
+from rdflib.namespace import SDO
+from storekit import AcronymLinker, comparable, extract, quads, record, store_graph, write_jsonl
+
+from scholarkg.errors import LockedError, QueryError
+from scholarkg.graph import iri
+from scholarkg.graph.vocab import SKG
+from scholarkg.pipeline import summarise
+from scholarkg.query import named_queries, run_query
+from scholarkg.store import GraphStore, build_store, export_store, run_store_query, store_summary
+
+
+def test_store_holds_the_same_graph_as_the_in_memory_build(seed_graph, seed_store):
+    copy = store_graph(seed_store)
+    assert len(copy) == len(seed_graph) > 300
+    assert isomorphic(copy, seed_graph)
+    with GraphStore(seed_store) as store:
+        assert store_summary(store) == summarise(seed_graph)
+
+
+def test_every_statement_lives_in_one_graph_and_papers_in_their_own(seed_store):
+    lines = quads(seed_store)
+    triples = [line.rsplit(" ", 2)[0] for line in lines]
+    assert len(triples) == len(set(triples))  # no statement in two graphs: the union has no duplicates
+    with GraphStore(seed_store) as store:
+        answer = store.ox.query(
+            "SELECT ?paper ?g WHERE { GRAPH ?g { ?paper a <https://w3id.org/scholarkg/ontology#Paper> } }"
+        )
+        placed = [(row["paper"].value, row["g"].value) for row in answer]
+    assert len(placed) == 18
+    for paper, graph in placed:
+        assert graph == paper.replace("/id/paper/", "/id/graph/paper/")
+
+
+@pytest.mark.parametrize("name", sorted(named_queries()))
+def test_named_queries_answer_the_same_on_rdflib_and_oxigraph(name, seed_graph, seed_store):
+    query = named_queries()[name]
+    bindings = query.bindings({})
+    expected = run_query(seed_graph, query.text, bindings, hidden=tuple(query.params))
+    with GraphStore(seed_store) as store:
+        got = run_store_query(store, query.text, bindings, hidden=tuple(query.params))
+    assert got.vars == expected.vars
+    assert comparable(got.vars, got.rows, query.text) == comparable(expected.vars, expected.rows, query.text)
+
+
+@pytest.mark.parametrize("name, values", [
+    (name, {param: value})
+    for name, query in sorted(named_queries().items())
+    for param in query.params
+    for value in {"author": ("maojia song", "Nobody Atall"), "entity": ("grpo", "BrowseComp", "nothing")}[param]
+])
+def test_named_queries_with_parameters_answer_the_same_on_both_backends(name, values, seed_graph, seed_store):
+    query = named_queries()[name]
+    bindings = query.bindings(values)
+    expected = run_query(seed_graph, query.text, bindings, hidden=tuple(query.params))
+    with GraphStore(seed_store) as store:
+        got = run_store_query(store, query.text, bindings, hidden=tuple(query.params))
+    assert comparable(got.vars, got.rows, query.text) == comparable(expected.vars, expected.rows, query.text)
+
+
+def test_named_query_parameters_are_bound_on_oxigraph(seed_graph, seed_store):
+    query = named_queries()["papers-by-year"]
+    bindings = query.bindings({"author": "maojia song"})
+    expected = run_query(seed_graph, query.text, bindings, hidden=("author",))
+    with GraphStore(seed_store) as store:
+        got = run_store_query(store, query.text, bindings, hidden=("author",))
+        nobody = run_store_query(store, query.text, query.bindings({"author": "Nobody Atall"}))
+    assert len(got.rows) == len(expected.rows) == 18
+    assert nobody.rows == []
+
+
+def test_adding_the_same_records_again_changes_nothing(tmp_path):
+    corpus = write_jsonl(tmp_path / "in.jsonl", [record(i, "We train with GRPO on MMLU.") for i in range(4)])
+    store = tmp_path / "s"
+    first = build_store([corpus], store, extractor=extract)
+    before = quads(store)
+    again = build_store([corpus], store, extractor=extract)
+    assert (first.added, first.updated, first.unchanged) == (4, 0, 0)
+    assert (again.added, again.updated, again.unchanged, again.relinked) == (0, 0, 4, 0)
+    assert quads(store) == before
+
+
+def test_a_changed_record_replaces_its_statements_and_shared_entities_survive(tmp_path):
+    store = tmp_path / "s"
+    old = [record(1, "We train with GRPO on MMLU.", authors=("Ada Lovelace", "Grace Hopper")),
+           record(2, "GRPO again, without benchmarks.")]
+    new = [record(1, "Now we use PPO only.", authors=("Ada Lovelace",)), old[1]]
+    build_store([write_jsonl(tmp_path / "old.jsonl", old)], store, extractor=extract)
+    report = build_store([write_jsonl(tmp_path / "new.jsonl", new)], store, extractor=extract)
+    assert (report.added, report.updated, report.unchanged) == (0, 1, 1)
+
+    fresh = tmp_path / "fresh"
+    build_store([tmp_path / "new.jsonl"], fresh, extractor=extract)
+    got = store_graph(store)
+    assert isomorphic(got, store_graph(fresh))
+    grpo, mmlu = iri.entity("GRPO"), iri.entity("MMLU")
+    assert (grpo, SKG.paperCount, None) in got  # still named by record 2
+    assert int(got.value(grpo, SKG.paperCount)) == 1
+    assert (mmlu, None, None) not in got  # named only by the old version of record 1
+    assert (iri.author("Grace Hopper"), None, None) not in got  # no paper of hers is left
+    assert (None, None, iri.author("Grace Hopper")) not in got
+    agent = iri.extractor("test-extractor-1")  # the extractor that made the extractions is described
+    assert (agent, SDO.softwareVersion, Literal("test-extractor-1")) in got
+
+
+def test_a_new_long_form_relinks_records_that_only_had_the_acronym(tmp_path, monkeypatch):
+    monkeypatch.setattr("scholarkg.link.Linker", AcronymLinker)
+    store = tmp_path / "s"
+    first = [record(1, "We evaluate on ALE with GRPO.")]
+    second = [record(2, "We introduce Agents Last Exam (ALE), a benchmark.")]
+    build_store([write_jsonl(tmp_path / "a.jsonl", first)], store, extractor=extract)
+    assert (None, None, iri.entity("ALE")) in store_graph(store)
+
+    report = build_store([write_jsonl(tmp_path / "b.jsonl", second)], store, extractor=extract)
+    assert (report.added, report.relinked) == (1, 1)
+    got = store_graph(store)
+    fresh = tmp_path / "fresh"
+    build_store([write_jsonl(tmp_path / "ab.jsonl", first + second)], fresh, extractor=extract)
+    assert isomorphic(got, store_graph(fresh))
+    long_form = iri.entity("Agents Last Exam")
+    assert int(got.value(long_form, SKG.paperCount)) == 2
+    assert (iri.entity("ALE"), None, None) not in got and (None, None, iri.entity("ALE")) not in got
+
+
+def test_cooccurring_pairs_are_counted_at_build_time(tmp_path):
+    corpus = [record(i, "GRPO on MMLU.") for i in range(3)] + [record(9, "PPO on MMLU.")]
+    store = tmp_path / "s"
+    build_store([write_jsonl(tmp_path / "in.jsonl", corpus)], store, extractor=extract)
+    with GraphStore(store) as opened:
+        rows = run_store_query(opened, """
+            PREFIX skg: <https://w3id.org/scholarkg/ontology#>
+            PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
+            SELECT ?a ?b ?n WHERE { ?pair a skg:EntityPair ; skg:sharedPapers ?n ;
+              skg:pairMember ?x , ?y . ?x skos:prefLabel ?a . ?y skos:prefLabel ?b . FILTER(STR(?a) < STR(?b)) }""").rows
+    assert [(str(a), str(b), int(n)) for a, b, n in rows] == [("GRPO", "MMLU", 3)]  # PPO-MMLU: one paper, below the threshold
+
+
+def test_an_interrupted_build_leaves_a_readable_store_that_the_next_build_completes(tmp_path, monkeypatch):
+    from scholarkg.store import build as build_module
+
+    corpus = write_jsonl(tmp_path / "in.jsonl", [record(i, f"GRPO number {i} on MMLU.") for i in range(6)])
+    store = tmp_path / "s"
+    real_load = build_module._Builder._load
+    calls = {"n": 0}
+
+    def failing_load(self, data):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt
+        real_load(self, data)
+
+    monkeypatch.setattr(build_module._Builder, "_load", failing_load)
+    with pytest.raises(KeyboardInterrupt):
+        build_store([corpus], store, extractor=extract, batch_size=2)
+    monkeypatch.setattr(build_module._Builder, "_load", real_load)
+
+    with GraphStore(store) as opened:  # opens, answers queries
+        run_store_query(opened, "SELECT * WHERE { ?s ?p ?o } LIMIT 1")
+    import sqlite3
+
+    with sqlite3.connect(store / "manifest.sqlite") as db:
+        pending = db.execute("SELECT COUNT(*) FROM records WHERE digest IS NULL").fetchone()[0]
+    assert pending == 2  # the batch being written when it stopped
+
+    report = build_store([corpus], store, extractor=extract, batch_size=2)
+    assert report.added + report.updated == 4 and report.unchanged == 2
+    fresh = tmp_path / "fresh"
+    build_store([corpus], fresh, extractor=extract)
+    assert quads(store) == quads(fresh)
+
+
+def test_a_writer_excludes_readers_and_other_writers(seed_store, tmp_path):
+    store = tmp_path / "s"
+    with GraphStore(store, writable=True):
+        with pytest.raises(LockedError, match="a build is writing"):
+            GraphStore(store)
+        with pytest.raises(LockedError, match="in use"):
+            GraphStore(store, writable=True)
+    with GraphStore(seed_store), GraphStore(seed_store):  # readers share
+        pass
+
+
+@pytest.mark.parametrize("text, message", [
+    ("SELECT * WHERE " + "{" * 5000 + "}" * 5000, "nests 5000 levels"),
+    ("SELECT * WHERE { SERVICE <http://example.org/sparql> { ?s ?p ?o } }", "SERVICE is refused"),
+    ("SELECT * FROM <file:///etc/passwd> WHERE { ?s ?p ?o }", "FROM is refused"),
+    ("DELETE WHERE { ?s ?p ?o }", "DELETE is refused"),
+    ("SELECT * WHERE { ?s ?p", "SPARQL error"),
+])
+def test_store_queries_are_checked_before_oxigraph_sees_them(seed_store, text, message):
+    with GraphStore(seed_store) as store, pytest.raises(QueryError, match=message):
+        run_store_query(store, text)
+
+
+def test_store_queries_stop_at_the_timeout_and_the_row_cap(seed_store):
+    heavy = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g a ?i }"  # 5 million rows
+    with GraphStore(seed_store) as store:
+        started = time.monotonic()
+        with pytest.raises(QueryError, match="longer than 0.1 s"):
+            run_store_query(store, heavy, timeout=0.1)
+        assert time.monotonic() - started < 1.0
+        capped = run_store_query(store, "SELECT * WHERE { ?s ?p ?o }", max_rows=7)
+    assert len(capped.rows) == 7
+
+
+def test_store_exports_parse_back_to_the_graph_and_do_not_depend_on_build_order(tmp_path, seed_graph, seed_store):
+    from rdflib import Dataset, Graph
+
+    outputs = {}
+    for fmt in ("turtle", "ntriples", "nquads", "trig"):
+        path = tmp_path / f"out.{fmt}"
+        with GraphStore(seed_store) as store, open(path, "wb") as fh:
+            export_store(store, fmt, fh)
+        outputs[fmt] = path.read_bytes()
+        if fmt in ("turtle", "ntriples"):
+            parsed = Graph().parse(path, format={"turtle": "turtle", "ntriples": "nt"}[fmt])
+        else:
+            dataset = Dataset()
+            dataset.parse(path, format=fmt)
+            parsed = Graph()
+            for s, p, o, _g in dataset.quads((None, None, None, None)):
+                parsed.add((s, p, o))
+        assert isomorphic(parsed, seed_graph), fmt
+
+    records = [record(i, "GRPO on MMLU." if i % 2 else "PPO only.", authors=(f"Author {i % 3}",)) for i in range(8)]
+    forward, backward = tmp_path / "f", tmp_path / "b"
+    build_store([write_jsonl(tmp_path / "f.jsonl", records)], forward, extractor=extract)
+    build_store([write_jsonl(tmp_path / "b.jsonl", records[::-1])], backward, extractor=extract)
+    for fmt in ("turtle", "ntriples"):
+        a, b = tmp_path / "a.out", tmp_path / "b.out"
+        with GraphStore(forward) as s1, open(a, "wb") as fa:
+            export_store(s1, fmt, fa)
+        with GraphStore(backward) as s2, open(b, "wb") as fb:
+            export_store(s2, fmt, fb)
+        assert a.read_bytes() == b.read_bytes()
