@@ -60,9 +60,15 @@ class AcronymLinker:
             for a in m.aliases:
                 self.alias[normalise_key(a)] = key
 
-    def resolve(self, label: str) -> Entity | None:
+    def get(self, label: str) -> Entity | None:
         key = normalise_key(label)
         return self.known.get(self.alias.get(key, key))
+
+    def resolve(self, label: str) -> Entity:
+        entity = self.get(label)
+        if entity is None:
+            raise KeyError(label)
+        return entity
 
     def entities(self) -> list[Entity]:
         return sorted(self.known.values(), key=lambda e: e.key)

@@ -13,6 +13,7 @@ import urllib.request
 
 import pytest
 from rdflib import Graph, Literal, URIRef
+from rdflib.namespace import SKOS
 from rdflib.compare import isomorphic
 
 from storekit import running
@@ -105,13 +106,14 @@ def test_graphs_come_as_turtle_and_ntriples(endpoint, seed_graph):
     assert "turtle" in turtle.response.headers["Content-Type"]
     assert isomorphic(Graph().parse(data=turtle.convert(), format="turtle"), seed_graph)
 
+    grpo = next(seed_graph.subjects(SKOS.altLabel, Literal("GRPO")))
     client = SPARQLWrapper(endpoint)
-    client.setQuery("DESCRIBE <https://w3id.org/scholarkg/id/entity/grpo>")
+    client.setQuery(f"DESCRIBE <{grpo}>")
     client.addCustomHttpHeader("Accept", "application/n-triples")
     response = client.query().response
     assert response.headers["Content-Type"].startswith("application/n-triples")
     described = Graph().parse(data=response.read(), format="nt")
-    assert set(described) == set(seed_graph.triples((URIRef("https://w3id.org/scholarkg/id/entity/grpo"), None, None)))
+    assert set(described) == set(seed_graph.triples((grpo, None, None)))
     assert len(described) >= 3
 
 
@@ -132,7 +134,7 @@ def test_updates_and_unsafe_queries_are_refused(endpoint, seed_graph):
     assert (status, "SERVICE is refused" in message) == (400, True)
     deep = ("SELECT * WHERE " + "{" * 5000 + "}" * 5000).encode()
     status, message = _post(endpoint, deep, "application/sparql-query")
-    assert (status, "nests 5000 levels" in message) == (400, True)
+    assert (status, "more than 64 levels deep" in message) == (400, True)
     status, message = _post(endpoint, b"SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", "application/sparql-query")
     assert (status, message.split()) == (200, ["n", str(len(seed_graph))])  # still whole, still answering
 

@@ -23,7 +23,7 @@ from rdflib.namespace import DCTERMS, RDF, SKOS
 
 from .errors import Problems
 from .graph import iri
-from .graph.builder import add_all, entity_triples, extractor_triples, new_graph, record_triples
+from .graph.builder import add_all, entity_triples, new_graph, record_triples
 from .graph.cooccurrence import cooccurrence_triples, paper_entity_keys
 from .graph.vocab import SKG
 from .model import Entity, EntityType, Extraction, Record
@@ -114,7 +114,7 @@ def build(
     whose corrections are applied after extraction (:mod:`scholarkg.curate`); ``enrichment``
     an arXiv enrichment file merged into the records as they are read (:mod:`scholarkg.enrich`).
     """
-    from .extract import EXTRACTOR_VERSION, extract_many
+    from .extract import extract_many
     from .link import Linker
     from .readers import read_records
 
@@ -141,7 +141,6 @@ def build(
     if outcome is not None:
         extractions, linker = outcome.extractions, outcome.linker
     graph = new_graph()
-    add_all(graph, extractor_triples(EXTRACTOR_VERSION))
     for index, (record, extraction) in enumerate(zip(records, extractions)):
         hook = outcome.provenance(index) if outcome is not None else None
         add_all(graph, record_triples(record, extraction, linker.resolve, hook))

@@ -188,7 +188,7 @@ class _Builder:
         # interrupted build left half-written, are emitted again.
         changed = []
         for label, entity in self.m.rows("SELECT label, entity FROM resolution").fetchall():
-            resolved = linker.resolve(label)
+            resolved = linker.get(label)
             if (resolved.key if resolved else "") != entity:
                 changed.append((label,))
         db = self.m.db
@@ -223,7 +223,7 @@ class _Builder:
         for rows in self._pages():
             pairs = [(unpack(r[3]), unpack(r[4])) for r in rows]
             labels = set().union(*(labels_of(e) for _, e in pairs))
-            resolution = {label: linker.resolve(label) for label in labels}
+            resolution = {label: linker.get(label) for label in labels}
             context = {r[0]: (r[1], r[2], r[3], r[4], bool(r[5])) for r in rows}
             yield pairs, resolution, (context, resolution)
 
