@@ -89,7 +89,7 @@ def child_build(corpus: str, store: str, mode: str, extractor: str, workers: str
 
 
 def _named():
-    from scholarkg.query import named_queries
+    from scholarkg.sparql import named_queries
 
     return named_queries()
 
@@ -132,7 +132,7 @@ def child_oxigraph_queries(store: str, repeat: str) -> dict:
 
 
 def _rdflib_runs(graph, text, bindings, repeat, conn, long: float = 60.0) -> None:
-    from scholarkg.query import run_query
+    from scholarkg.sparql import run_query
 
     for _ in range(repeat):
         t = time.perf_counter()

@@ -42,7 +42,7 @@ from rdflib import Literal  # noqa: E402
 
 from formats import FORMATS, WRITERS  # noqa: E402  (tests/formats.py: one writer per input format)
 from scholarkg.errors import InputError, Problems  # noqa: E402
-from scholarkg.export import serialize  # noqa: E402
+from scholarkg.serialize import serialize  # noqa: E402
 from scholarkg.graph import iri  # noqa: E402
 from scholarkg.graph.builder import add_all, entity_triples, new_graph, record_triples  # noqa: E402
 from scholarkg.model import Entity, EntityType, Extraction, Field, Link, LinkKind, Mention, Result, Role  # noqa: E402

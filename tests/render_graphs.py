@@ -7,7 +7,7 @@ records whose text carries script payloads; ``synthetic_graph`` makes a graph of
 explorer nodes with the shape of a real build.
 
 ``expected_nodes`` and ``expected_links`` give the explorer's nodes and links of an RDF graph
-by SPARQL queries written here from the ontology, not through ``scholarkg.render``, so the
+by SPARQL queries written here from the ontology, not through ``scholarkg.explorer``, so the
 tests can compare the explorer with the graph whatever the extractor finds in the seed.
 """
 

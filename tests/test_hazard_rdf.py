@@ -31,7 +31,7 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.compare import isomorphic
 
 from scholarkg import api
-from scholarkg.export import serialize
+from scholarkg.serialize import serialize
 from scholarkg.graph import iri
 from scholarkg.graph.builder import add_all, entity_triples, new_graph, record_triples
 from scholarkg.graph.load import to_rdflib

@@ -21,8 +21,8 @@ import rdflib
 
 from scholarkg import api
 from scholarkg.errors import InputError, QueryError
-from scholarkg.query import run_query
-from scholarkg.query_check import MAX_NESTING, MAX_OPERATOR_RUN, MAX_OPERATORS, check_query
+from scholarkg.sparql import run_query
+from scholarkg.sparql_check import MAX_NESTING, MAX_OPERATOR_RUN, MAX_OPERATORS, check_query
 
 
 class Listener:
@@ -221,7 +221,7 @@ print(len(list(result)))
 """
 _RUN_GUARDED = """
 import json, sys, pyoxigraph as ox
-from scholarkg.query_check import check_query
+from scholarkg.sparql_check import check_query
 from scholarkg.errors import QueryError
 outcomes = []
 for text in json.loads(sys.stdin.read()):

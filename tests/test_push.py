@@ -8,7 +8,7 @@ import pytest
 from storekit import comparable, quads, running
 
 from scholarkg import api
-from scholarkg.query import named_queries
+from scholarkg.sparql import named_queries
 from scholarkg.serve import free_port, oxigraph_command
 from scholarkg.store import GraphStore
 

@@ -8,7 +8,7 @@ import pytest
 
 from scholarkg import api
 from scholarkg.errors import QueryError
-from scholarkg.query import check_query, named_queries
+from scholarkg.sparql import check_query, named_queries
 
 
 def rows(graph, name, **params):

@@ -17,7 +17,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.compare import isomorphic
 from rdflib.namespace import XSD
 
-from scholarkg.export import serialize
+from scholarkg.serialize import serialize
 
 TESTS = Path(__file__).resolve().parent
 FORMATS = {"turtle": ox.RdfFormat.TURTLE, "ntriples": ox.RdfFormat.N_TRIPLES, "jsonld": ox.RdfFormat.JSON_LD}
@@ -108,7 +108,7 @@ _PRINT_OUTPUTS = """
 import hashlib, sys
 sys.path.insert(0, {tests!r})
 from rich_graph import rich_graph
-from scholarkg.export import serialize
+from scholarkg.serialize import serialize
 from scholarkg.pipeline import build
 seed = build([{seed!r}]).graph
 for graph in (seed, rich_graph()):

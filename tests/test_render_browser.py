@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 from render_graphs import XSS_ABSTRACT, XSS_SCRIPT, XSS_TITLE, enriched_seed, synthetic_graph
 
-from scholarkg.render import render_html
-from scholarkg.render.view import to_networkx
+from scholarkg.explorer import render_html
+from scholarkg.explorer.view import to_networkx
 
 pytestmark = pytest.mark.browser
 

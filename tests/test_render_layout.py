@@ -9,9 +9,9 @@ import networkx as nx
 import pytest
 from render_graphs import synthetic_graph
 
-from scholarkg.render.layout import EDGE_LENGTH, layout_positions
-from scholarkg.render.select import most_connected
-from scholarkg.render.view import to_networkx
+from scholarkg.explorer.layout import EDGE_LENGTH, layout_positions
+from scholarkg.explorer.select import most_connected
+from scholarkg.explorer.view import to_networkx
 
 
 def _nearest(pos: dict) -> list[float]:

@@ -28,9 +28,9 @@ from render_graphs import (
 )
 
 from scholarkg import api
-from scholarkg.render import render_html, script_json
-from scholarkg.render.page import PHYSICS_MAX_NODES
-from scholarkg.render.view import to_networkx
+from scholarkg.explorer import render_html, script_json
+from scholarkg.explorer.page import PHYSICS_MAX_NODES
+from scholarkg.explorer.view import to_networkx
 
 DATA = re.compile(r'<script type="application/json" id="skg-data">(.*?)</script>', re.S)
 
@@ -114,7 +114,7 @@ def test_same_graph_same_bytes(seed_graph, seed_out):
 def test_same_bytes_in_other_processes(seed_out):
     """Hash randomisation and import order do not reach the page."""
     code = (
-        "import sys; from scholarkg import api; from scholarkg.render import render_html; "
+        "import sys; from scholarkg import api; from scholarkg.explorer import render_html; "
         "sys.stdout.buffer.write(render_html(api.load(sys.argv[1])).encode())"
     )
     outputs = set()
@@ -167,8 +167,8 @@ def test_links_only_for_http_urls(rich_rdf):
 
 
 def test_every_kind_and_relation_has_a_style():
-    from scholarkg.render.page import KIND_STYLE, RELATION_STYLE, RELATION_TEXT
-    from scholarkg.render.view import NODE_KINDS, RELATIONS
+    from scholarkg.explorer.page import KIND_STYLE, RELATION_STYLE, RELATION_TEXT
+    from scholarkg.explorer.view import NODE_KINDS, RELATIONS
 
     assert set(KIND_STYLE) == set(NODE_KINDS)
     assert set(RELATION_STYLE) == set(RELATIONS.values()) == set(RELATION_TEXT)
@@ -327,7 +327,7 @@ def test_cli_bad_options_are_one_line_errors(cli, rich_file, tmp_path, args, mes
 
 def test_cli_render_help_lists_the_views(cli):
     from scholarkg.cli import main
-    from scholarkg.render import DEFAULT_MAX_NODES
+    from scholarkg.explorer import DEFAULT_MAX_NODES
 
     text = cli("render", "--help").output
     for option in ("--focus", "--depth", "--types", "--min-degree", "--query", "--max-nodes"):

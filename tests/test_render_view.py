@@ -14,7 +14,7 @@ from render_graphs import enriched_seed, entity_node, expected_degrees, expected
 from scholarkg.errors import QueryError, UsageError
 from scholarkg.graph.builder import add_all, new_graph, record_triples
 from scholarkg.model import Author, Extraction, Field, Record, Result
-from scholarkg.render.select import (
+from scholarkg.explorer.select import (
     construct_view,
     find_node,
     keep_min_degree,
@@ -24,7 +24,7 @@ from scholarkg.render.select import (
     parse_types,
     select_view,
 )
-from scholarkg.render.view import to_networkx, value_text
+from scholarkg.explorer.view import to_networkx, value_text
 
 ALE = "Agents' Last Exam"
 

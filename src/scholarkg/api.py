@@ -75,9 +75,9 @@ def query(
 
     On a build folder, RDF file or graph the query runs on rdflib in a child process; on a
     store folder it runs on Oxigraph. Either way it is stopped after ``timeout`` seconds and cut
-    at ``max_rows`` rows (defaults in :mod:`scholarkg.query` and :mod:`scholarkg.store.read`).
+    at ``max_rows`` rows (defaults in :mod:`scholarkg.sparql` and :mod:`scholarkg.store.read`).
     """
-    from .query import get_named_query, run_query
+    from .sparql import get_named_query, run_query
 
     if (text is None) == (named is None):
         raise UsageError("give either a query text or a named query")
@@ -101,7 +101,7 @@ def query(
 
 def render(graph: str | Path | Graph, path: str | Path, **options) -> Path:
     """Write the interactive HTML explorer of ``graph`` to ``path``."""
-    from .render import write_html
+    from .explorer import write_html
 
     return write_html(load(graph), path, **options)
 
@@ -112,7 +112,7 @@ def export(graph: str | Path | Graph, format: str = "turtle", path: str | Path |
     A store folder is written by Oxigraph's own writers for turtle, ntriples, nquads and trig
     (nquads and trig keep one named graph per record).
     """
-    from .export import export as run_export
+    from .serialize import export as run_export
 
     if _is_store(graph):
         import io

@@ -265,7 +265,7 @@ def query(graph, sparql, query_file, named, params, fmt, list_queries, allow_rem
       scholarkg query graphs/maojia-song --named papers-by-year -p author="Maojia Song"
       scholarkg query graphs/maojia-song 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'
     """
-    from .query import get_named_query, named_queries
+    from .sparql import get_named_query, named_queries
 
     if list_queries:
         for q in named_queries().values():

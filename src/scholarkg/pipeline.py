@@ -222,7 +222,7 @@ def summarise(graph: Graph, problems: Problems | None = None) -> dict:
 
 def write_outputs(result: Build, out_dir: str | Path, *, html: bool = True) -> dict[str, Path]:
     """Write the build's files into ``out_dir`` all at once (old or new set, never a mix)."""
-    from .export import serialize
+    from .serialize import serialize
     from .extract.jsonl import extraction_record
     from .fileio import replace_directory
 
@@ -237,7 +237,7 @@ def write_outputs(result: Build, out_dir: str | Path, *, html: bool = True) -> d
     ]
     files["extraction.jsonl"] = ("\n".join(lines) + "\n").encode("utf-8") if lines else b""
     if html:
-        from .render import render_html
+        from .explorer import render_html
 
         files["graph.html"] = render_html(result.graph, title="scholarkg explorer").encode("utf-8")
     summary = summarise(result.graph, result.problems)

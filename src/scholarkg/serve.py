@@ -8,7 +8,7 @@ this module's HTTP server is what clients talk to. It
 - accepts queries by GET (``?query=``) and POST (``application/sparql-query`` or a form) at
   ``/query`` (and ``/sparql``), and passes the client's ``Accept`` header on, so results come
   as JSON, XML, CSV or TSV and graphs as Turtle or N-Triples, as the client asks;
-- checks every query with :func:`scholarkg.query.check_query` first (no SERVICE, LOAD or
+- checks every query with :func:`scholarkg.sparql.check_query` first (no SERVICE, LOAD or
   FROM unless allowed; size and nesting limits, since deep nesting crashes the engine);
 - refuses updates unless started with ``allow_update`` (the backend is then read-write);
 - with ``in_memory``, answers from an in-memory copy of the store (queries are several times
@@ -288,7 +288,7 @@ class _Handler(BaseHTTPRequestHandler):
         return accept or "application/sparql-results+json, text/turtle;q=0.9"
 
     def _forward(self, path: str, text: str, kind: str, *, check: dict, params: dict | None = None) -> None:
-        from .query import check_query
+        from .sparql import check_query
 
         try:
             check_query(text, **check)

@@ -49,7 +49,7 @@ def find_author(graph: Graph, name: str) -> str:
 
 
 def _run(graph: Graph, name: str, **params: str) -> list[dict[str, str]]:
-    from ..query import get_named_query, run_query
+    from ..sparql import get_named_query, run_query
 
     q = get_named_query(name)
     return run_query(graph, q.text, q.bindings(params), hidden=tuple(q.params)).to_dicts()

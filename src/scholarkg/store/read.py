@@ -1,7 +1,7 @@
 """Reading a store: SPARQL on Oxigraph, counts, exports, and an rdflib copy for small stores.
 
 Queries see the union of the store's graphs (every statement lives in exactly one graph, so
-the union has no duplicates) and go through :func:`scholarkg.query.check_query` like every
+the union has no duplicates) and go through :func:`scholarkg.sparql.check_query` like every
 query: no SERVICE, LOAD or FROM unless allowed, and limits on size and nesting depth (very
 deep nesting would crash the engine). Named-query parameters are passed as pyoxigraph
 ``substitutions``. A query runs with a time limit and a cap on the rows kept.
@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from rdflib import Graph
 
 from ..errors import QueryError, StoreError, UsageError
-from ..query import QueryResult, check_query
+from ..sparql import QueryResult, check_query
 from .disk import GraphStore
 from .terms import to_rdflib
 
@@ -48,7 +48,7 @@ def run_store_query(
     timeout: float = DEFAULT_TIMEOUT,
     max_rows: int = DEFAULT_MAX_ROWS,
 ) -> QueryResult:
-    """Run SPARQL ``text`` on the store; same result type as :func:`scholarkg.query.run_query`."""
+    """Run SPARQL ``text`` on the store; same result type as :func:`scholarkg.sparql.run_query`."""
     import pyoxigraph as ox
 
     check_query(text, allow_remote=allow_remote)

@@ -6,12 +6,12 @@
     select               the part to draw: --focus/--depth, --types, --min-degree, --query, budget
     layout               node positions computed with numpy (physics off for large graphs)
     page                 page data: nodes with details, links, legend, vis-network options
-    explorer             the HTML: template.html + explorer.js + explorer.css + vis-network inline
+    htmlpage             the HTML: template.html + explorer.js + explorer.css + vis-network inline
 """
 
 from __future__ import annotations
 
-from .explorer import render_html, script_json, write_html
+from .htmlpage import render_html, script_json, write_html
 from .page import KIND_STYLE, RELATION_STYLE
 from .select import DEFAULT_MAX_NODES
 

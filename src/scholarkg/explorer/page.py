@@ -3,7 +3,7 @@
 Nodes and links are collected in a pyvis :class:`~pyvis.network.Network` (filling its
 ``nodes`` and ``edges`` lists directly; ``add_edge`` checks every existing edge for a
 duplicate and ``from_nx`` is quadratic) and pyvis's option objects set the vis-network
-physics. The page itself is the project's template (see :mod:`scholarkg.render.explorer`).
+physics. The page itself is the project's template (see :mod:`scholarkg.explorer.htmlpage`).
 
 Details shown for a node (related papers, results, aliases) come from the whole graph, so a
 node in a small view still lists everything it is linked to; the related nodes that are on

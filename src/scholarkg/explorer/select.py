@@ -1,7 +1,7 @@
 """Parts of the explorer graph worth drawing: neighbourhoods, types, degree, a node budget,
 and the subgraph a SPARQL CONSTRUCT returns.
 
-Every function takes the networkx graph of :func:`scholarkg.render.view.to_networkx` and
+Every function takes the networkx graph of :func:`scholarkg.explorer.view.to_networkx` and
 returns a new graph (never a view that changes with its source), so they compose::
 
     >>> import networkx as nx
@@ -180,7 +180,7 @@ def construct_view(rdf: Graph, graph: nx.MultiDiGraph, query: str) -> nx.MultiDi
     """The part of ``graph`` named by the triples a SPARQL CONSTRUCT (or DESCRIBE) returns on
     ``rdf``: its subjects and objects that are explorer nodes, and its triples that are
     explorer links. Node details come from ``graph``."""
-    from ..query import run_query
+    from ..sparql import run_query
 
     result = run_query(rdf, query)
     if result.kind != "GRAPH":

@@ -12,7 +12,7 @@ Parameter values are passed to the engine as bindings (rdflib ``initBindings``, 
 its default when not given) and appears in the query's projection, which pyoxigraph needs.
 
 Every query is checked before it runs (:func:`check_query`, from
-:mod:`scholarkg.query_check`, which the SPARQL endpoint uses too): no ``SERVICE``, ``LOAD`` or
+:mod:`scholarkg.sparql_check`, which the SPARQL endpoint uses too): no ``SERVICE``, ``LOAD`` or
 ``FROM`` unless explicitly allowed, no updates, and limits on size and shape that keep the
 engines from crashing. It then runs in a child process with a time limit and a cap on the
 rows kept (:func:`run_query`).
@@ -35,7 +35,7 @@ from rdflib.term import Node
 
 from .errors import QueryError, UsageError
 from .isolate import Crashed, TimedOut, run_isolated
-from .query_check import MAX_NESTING, MAX_QUERY_CHARS, check_query
+from .sparql_check import MAX_NESTING, MAX_QUERY_CHARS, check_query
 from .resources import package_dir
 
 log = logging.getLogger(__name__)
@@ -139,7 +139,7 @@ class QueryResult:
         if self.kind == "ASK":
             return ("true" if self.boolean else "false") + "\n"
         if self.kind == "GRAPH":
-            from .export import serialize
+            from .serialize import serialize
 
             return serialize(self.graph, "turtle").decode("utf-8")
         names, rows = self.visible()

@@ -140,7 +140,7 @@ def _jsonld(graph: Graph) -> bytes:
 def _graphml(graph: Graph) -> bytes:
     import networkx as nx
 
-    from .render.view import to_networkx
+    from .explorer.view import to_networkx
 
     nxg = to_networkx(graph)
     simple = nx.MultiDiGraph()
