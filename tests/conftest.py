@@ -1,4 +1,4 @@
-"""Shared fixtures: paths, the seed build (made once per session), a CLI runner."""
+"""Shared fixtures: paths, the seed build (made once per test run), a CLI runner."""
 
 from __future__ import annotations
 

@@ -61,18 +61,6 @@ def clean_label(text: str) -> str:
     return " ".join(text.split()) if "  " in text or "\n" in text else text
 
 
-def _text(doc: Doc, start: int, end: int) -> str:
-    view = info(doc)
-    return view.text[view.idx[start] : view.end_char(end - 1)]
-
-
-def clean_label(text: str) -> str:
-    """A label without TeX wrappers or doubled spaces: ``"\\emph{Search More}"`` -> ``"Search More"``."""
-    if "\\" in text or "{" in text or "}" in text:
-        text = _TEX.sub("", text)
-    return " ".join(text.split()) if "  " in text or "\n" in text else text
-
-
 class CandidateSources:
     """The candidate readers, sharing one gazetteer."""
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from spacy.language import Language
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc
 
 from ...model import EntityType, Role
 from ..doctext import info

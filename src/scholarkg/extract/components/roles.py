@@ -20,7 +20,7 @@ A short form takes the role of its definition when that is stronger.
 from __future__ import annotations
 
 from spacy.language import Language
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc
 
 from ...model import EntityType, Role
 from ..doctext import info

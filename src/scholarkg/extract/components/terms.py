@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from spacy.language import Language
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc
 
 from ...model import EntityType
 from ..cues import FUNCTION_WORDS
@@ -176,7 +176,6 @@ class TermFinder:
         spans: list[Found] = []
         view = info(doc)
         words, lower = view.words, view.lower
-        n = len(words)
         for i, text in enumerate(words):
             if not text[:1].isalpha() or (text[:1].isupper() and not text.isupper() and not text.istitle()):
                 continue
