@@ -333,21 +333,26 @@ def main(argv: list[str]) -> None:
 
     results: dict = {"machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
                      "tree_extractor": EXTRACTOR_VERSION, "settings": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()}}
+    def save() -> None:  # after every part, so an interrupted run keeps what it measured
+        from report import markdown
+
+        results["seconds"] = time.time() - started
+        (args.results / "store.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+        (args.results / "store.md").write_text(markdown(results), encoding="utf-8")
+        log(f"wrote {args.results / 'store.md'}")
+
     if "build" in parts:
         results["build"] = run_build(args, args.work, log)
+        save()
     store = query_store(args, args.work, log) if parts & {"query", "export"} else None
     rdflib = None
     if "query" in parts:
         results["query"] = run_query(args, args.work, store, log)
         rdflib = results["query"]["rdflib"]
+        save()
     if "export" in parts:
         results["export"] = run_export(args, args.work, store, log, rdflib)
-    results["seconds"] = time.time() - started
-    (args.results / "store.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
-    from report import markdown
-
-    (args.results / "store.md").write_text(markdown(results), encoding="utf-8")
-    log(f"wrote {args.results / 'store.md'}")
+        save()
 
 
 if __name__ == "__main__":
