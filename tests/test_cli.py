@@ -88,3 +88,42 @@ def test_validate_command(cli, seed_out, tmp_path):
     broken.write_text(text.replace('dcterms:title "Agents\' Last Exam"', 'dcterms:title "A", "B"'), encoding="utf-8")
     bad = cli("validate", broken)
     assert bad.exit_code == 1 and "Paper-title" in bad.stdout
+
+
+def test_unknown_input_format_is_a_command_line_error(cli, seed_path, tmp_path):
+    result = cli("build", seed_path, "--format", "pdf", "--out", tmp_path / "x")
+    assert result.exit_code == 2
+    assert "'pdf' is not one of" in result.stderr and "bibtex" in result.stderr
+    assert not (tmp_path / "x").exists()
+
+
+def test_cli_format_names_are_the_reader_registry():
+    from scholarkg.cli.common import INPUT_FORMATS
+    from scholarkg.readers import FORMATS
+
+    assert sorted(INPUT_FORMATS) == sorted(FORMATS)
+
+
+def test_cli_modules_import_without_cycles():
+    """Each command module imports only the shared options (and the library), never the entry
+    module or another command module, so any of them can be imported on its own first."""
+    import ast
+    from pathlib import Path
+
+    import scholarkg.cli as package
+
+    folder = Path(package.__file__).parent
+    commands = {"graph", "query", "research", "store"}
+    for path in folder.glob("*.py"):
+        imported = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                imported |= {node.module} if node.module else {alias.name for alias in node.names}
+        if path.stem in commands:
+            allowed = {"common", "store"} if path.stem == "graph" else {"common"}  # build/export --store
+            assert imported <= allowed, (path.name, imported)
+        if path.stem == "common":
+            assert not imported, imported
+    for name in ["common", *sorted(commands), "app"]:  # each importable first, in a fresh interpreter
+        done = subprocess.run([sys.executable, "-c", f"import scholarkg.cli.{name}"], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr

@@ -65,8 +65,8 @@ def builds(tmp_path_factory, demo_build):
             "target": lambda: folder / f"out-{next(counter)}"}
 
 
-def _kill_after(delay: float, work) -> int:
-    """Run ``work()`` in a forked child, SIGKILL it after ``delay`` s; return its wait status."""
+def _fork(work) -> int:
+    """Run ``work()`` in a forked child that exits 0 if it returns, 1 if it raises; its pid."""
     pid = os.fork()
     if pid == 0:
         code = 1
@@ -75,6 +75,12 @@ def _kill_after(delay: float, work) -> int:
             code = 0
         finally:
             os._exit(code)
+    return pid
+
+
+def _kill_after(delay: float, work) -> int:
+    """Run ``work()`` in a forked child, SIGKILL it after ``delay`` s; return its wait status."""
+    pid = _fork(work)
     time.sleep(delay)
     try:
         os.kill(pid, signal.SIGKILL)
@@ -86,14 +92,7 @@ def _kill_after(delay: float, work) -> int:
 def _child_seconds(work) -> float:
     """How long ``work()`` takes in a forked child, from fork to exit (what a kill races)."""
     start = time.monotonic()
-    pid = os.fork()
-    if pid == 0:
-        code = 1
-        try:
-            work()
-            code = 0
-        finally:
-            os._exit(code)
+    pid = _fork(work)
     assert os.waitpid(pid, 0)[1] == 0
     return time.monotonic() - start
 

@@ -1,19 +1,17 @@
-"""Commands for curation, arXiv enrichment and author profiles: ``curate``, ``enrich``, ``profile``.
-
-Registered on :func:`scholarkg.cli.main` when the CLI is imported. Like the rest of the CLI,
-each command only parses arguments and calls the library.
-"""
+"""Commands for research use: ``eval``, ``curate``, ``enrich`` and ``profile``. Like the rest of the
+CLI, each command only parses arguments and calls the library."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
 import click
 
-from . import errors
-from .cli import main
-from .errors import UsageError
+from .. import errors
+from ..errors import UsageError
+from .common import format_option
 
 _TYPES = ["Benchmark", "Dataset", "Model", "Method", "Task", "Metric"]
 _ROLES = ["introduces", "evaluatesOn", "comparesWith", "uses", "mentions"]
@@ -26,7 +24,7 @@ _note_option = click.option("--note", default="", help="Why: kept with the corre
 
 
 def _append(path: Path, table: dict) -> None:
-    from .curate.file import append_correction
+    from ..curate.file import append_correction
 
     correction = append_correction(path, table)
     click.echo(f"{path}: added {correction.id}: {correction.describe}")
@@ -42,7 +40,25 @@ def _pairs(values: tuple[str, ...], option: str) -> dict[str, str]:
     return out
 
 
-@main.group()
+@click.command(name="eval")
+@click.argument("gold", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(path_type=Path), help="Keep the predictions (extraction JSON lines) here.")
+@click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON.")
+def evaluate(gold, output, as_json):
+    """Run the extractor on a document-level gold file and score it.
+
+    GOLD has one paper per line (id, title, abstract, gold entities by type, introduces,
+    results). Prints precision, recall and F1 per entity type, typed and untyped, for
+    `introduces` roles and for results, matching names as the shared scorer does.
+    """
+    from ..extract.evaluate import evaluate as run_evaluate
+    from ..extract.evaluate import format_report
+
+    scores = run_evaluate(gold, out_path=output)
+    click.echo(json.dumps(scores, indent=2, sort_keys=True) if as_json else format_report(scores))
+
+
+@click.group()
 def curate() -> None:
     """Append corrections to a curation file, list them, check them against a build.
 
@@ -196,7 +212,7 @@ def curate_paper(path, paper, arxiv_id, not_on_arxiv, year, doi, note):
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
 def curate_list(path):
     """List the corrections in the curation file PATH, in the order they apply."""
-    from .curate.file import load_curation
+    from ..curate.file import load_curation
 
     for number, c in enumerate(load_curation(path).corrections, start=1):
         note = f"  # {c.note}" if c.note else ""
@@ -206,16 +222,16 @@ def curate_list(path):
 @curate.command("check")
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("-f", "--file", "path", type=click.Path(dir_okay=False, path_type=Path), help="Curation file (default: the one the build would use).")
-@click.option("--format", "input_format", default=None, help="Input format (default: detected).")
+@format_option
 def curate_check(inputs, path, input_format):
     """Build INPUTS in memory and say what became of each correction.
 
     Exit code 1 when a correction is stale (matches nothing any more).
     """
-    from .curate.file import find_curation
-    from .enrich.overlay import default_enrichment_path
-    from .errors import Problems
-    from .pipeline import build
+    from ..curate.file import find_curation
+    from ..enrich.overlay import default_enrichment_path
+    from ..errors import Problems
+    from ..pipeline import build
 
     path = path or find_curation(inputs)
     if path is None:
@@ -231,7 +247,7 @@ def curate_check(inputs, path, input_format):
         sys.exit(errors.EXIT_PROBLEMS)
 
 
-@main.command()
+@click.command()
 @click.argument("graph", type=click.Path(path_type=Path))
 @click.option("--offline", is_flag=True, help="Use only cached answers; make no request.")
 @click.option("--cache", type=click.Path(file_okay=False, path_type=Path), help="Cache folder (default: ~/.cache/scholarkg/arxiv, or $SCHOLARKG_CACHE/arxiv).")
@@ -252,8 +268,14 @@ def enrich(graph, offline, cache, refresh, enrichment, base_url, interval, timeo
     found is kept in the enrichment file, which every later build merges, and GRAPH is
     rebuilt. Facts pinned by the curation file are never changed.
     """
-    from .enrich.client import DEFAULT_BASE_URL, DEFAULT_INTERVAL, ArxivClient, ResponseCache, default_cache_dir
-    from .enrich.run import enrich_graph
+    from ..enrich.client import (
+        DEFAULT_BASE_URL,
+        DEFAULT_INTERVAL,
+        ArxivClient,
+        ResponseCache,
+        default_cache_dir,
+    )
+    from ..enrich.run import enrich_graph
 
     url = base_url or DEFAULT_BASE_URL
     if url == DEFAULT_BASE_URL and interval < DEFAULT_INTERVAL:
@@ -271,7 +293,7 @@ def enrich(graph, offline, cache, refresh, enrichment, base_url, interval, timeo
     click.echo(written + ("" if no_rebuild else f"; rebuilt {graph}/"))
 
 
-@main.command()
+@click.command()
 @click.argument("graph", type=click.Path(path_type=Path))
 @click.argument("author")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default="-", show_default=True, help="File to write ('-' for stdout).")
@@ -285,7 +307,7 @@ def profile(graph, author, output, fmt, explorer):
     benchmarks used most with their first and latest use, collaborators and results.
     Example: scholarkg profile graphs/maojia-song "Maojia Song" -o graphs/maojia-song/profile.html
     """
-    from .profile import author_profile, profile_html, profile_json
+    from ..profile import author_profile, profile_html, profile_json
 
     facts = author_profile(graph, author)
     if fmt == "json":
@@ -295,7 +317,7 @@ def profile(graph, author, output, fmt, explorer):
     if str(output) == "-":
         click.echo(text, nl=False)
     else:
-        from .fileio import write_text
+        from ..fileio import write_text
 
         write_text(output, text)
         click.echo(f"wrote {output}", err=True)

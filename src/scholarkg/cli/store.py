@@ -1,95 +1,45 @@
 """Commands for persistent stores: ``serve``, ``push`` and ``bulk``, and the ``--store`` paths of
-``build`` and ``export``. Registered on :func:`scholarkg.cli.main` when the CLI is imported."""
+``build`` and ``export``."""
 
 from __future__ import annotations
 
 import os
 import sys
-import time
 from pathlib import Path
 
 import click
 
-from . import errors
-from .cli import _echo_summary, _fail_option, _format_option, _strict_option, main
-from .errors import Problems
-
-__all__ = ["PhaseProgress", "build_into_store", "export_from_store"]
-
-
-class PhaseProgress:
-    """A progress bar on stderr for long store operations: ``phase [#####   ] done/total``."""
-
-    def __init__(self, enabled: bool, width: int = 30):
-        self.enabled = enabled
-        self.width = width
-        self.phase = None
-        self.last = 0.0
-
-    def __call__(self, phase: str, done: int, total: int | None) -> None:
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        finished = total is not None and done >= total
-        if phase == self.phase and now - self.last < 0.25 and not finished:
-            return
-        if self.phase is not None and phase != self.phase:
-            click.echo("", err=True)
-        self.phase, self.last = phase, now
-        if total:
-            filled = int(self.width * min(done, total) / total)
-            line = f"{phase:<11} [{'#' * filled}{' ' * (self.width - filled)}] {done:,}/{total:,}"
-        else:
-            line = f"{phase:<11} {done:,}"
-        click.echo("\r" + line, err=True, nl=False)
-
-    def done(self) -> None:
-        if self.enabled and self.phase is not None:
-            click.echo("", err=True)
-            self.phase = None
-
-
-def _progress(flag: bool | None) -> PhaseProgress:
-    return PhaseProgress(sys.stderr.isatty() if flag is None else flag)
-
-
-_progress_option = click.option(
-    "--progress/--no-progress", default=None, help="Show a progress bar [default: when stderr is a terminal]."
+from .. import errors
+from ..errors import Problems
+from .common import (
+    echo_store_report,
+    fail_option,
+    format_option,
+    phase_progress,
+    progress_option,
+    strict_option,
 )
-
-
-def _echo_report(report, store: Path) -> None:
-    from .store import GraphStore, store_summary
-
-    click.echo(f"store       {store}")
-    click.echo(f"records     {report.added} added, {report.updated} updated, {report.unchanged} unchanged"
-               + (f", {report.relinked} others relinked" if report.relinked else ""))
-    with GraphStore(store) as opened:
-        summary = store_summary(opened)
-    summary["problems"] = len(report.problems.items)
-    summary["skipped_records"] = report.problems.skipped_records
-    _echo_summary(summary)
 
 
 def build_into_store(inputs, store: Path, input_format, strict: bool, fail_on_problems: bool, progress=None) -> None:
     """``scholarkg build INPUTS --store DIR``."""
-    from .store import build_store
+    from ..store import build_store
 
     problems = Problems(strict=strict)
-    bar = _progress(progress)
+    bar = phase_progress(progress)
     try:
         report = build_store(inputs, store, format=input_format, problems=problems, progress=bar)
     finally:
         bar.done()
-    _echo_report(report, store)
+    echo_store_report(report, store)
     if fail_on_problems and problems.items:
         sys.exit(errors.EXIT_PROBLEMS)
 
 
 def export_from_store(store: Path, fmt: str, output: Path | None) -> None:
     """``scholarkg export --store DIR``: streamed by Oxigraph's writers, to a file or stdout."""
-    from .fileio import atomic_write
-    from .store import GraphStore, export_store
+    from ..fileio import atomic_write
+    from ..store import GraphStore, export_store
 
     with GraphStore(store) as opened:
         if output is None:
@@ -102,7 +52,7 @@ def export_from_store(store: Path, fmt: str, output: Path | None) -> None:
     click.echo(f"wrote {output} ({size:,} bytes)", err=True)
 
 
-@main.command()
+@click.command()
 @click.argument("store", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=7878, show_default=True, type=click.IntRange(0, 65535), help="Port to listen on (0: any free port).")
@@ -123,7 +73,7 @@ def serve(store, host, port, timeout, allow_update, allow_remote, max_result_mb,
     """
     import signal
 
-    from .serve import Endpoint
+    from ..serve import Endpoint
 
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))  # stop cleanly when terminated
     endpoint = Endpoint(store, host=host, port=port, timeout=timeout, allow_update=allow_update,
@@ -137,7 +87,7 @@ def serve(store, host, port, timeout, allow_update, allow_remote, max_result_mb,
         endpoint.stop()
 
 
-@main.command()
+@click.command()
 @click.argument("store", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--endpoint", required=True, help="Graph Store Protocol URL, e.g. http://host:7878/store (Oxigraph) or http://host:3030/DATASET/data (Fuseki).")
 @click.option("--graph", "target_graph", help="Put everything in this named graph (default: the server's default graph).")
@@ -146,7 +96,7 @@ def serve(store, host, port, timeout, allow_update, allow_remote, max_result_mb,
 @click.option("--user", help="User for HTTP basic authentication; the password is read from $SCHOLARKG_PASSWORD.")
 @click.option("--batch", default=100_000, show_default=True, type=click.IntRange(min=1), help="Statements per request.")
 @click.option("--timeout", default=300, show_default=True, type=click.IntRange(min=1), help="Seconds to wait for each request.")
-@_progress_option
+@progress_option
 def push(store, endpoint, target_graph, named_graphs, replace, user, batch, timeout, progress):
     """Upload STORE to a SPARQL server over the SPARQL 1.1 Graph Store HTTP Protocol.
 
@@ -155,9 +105,9 @@ def push(store, endpoint, target_graph, named_graphs, replace, user, batch, time
     Example:
       scholarkg push papers.store --endpoint http://127.0.0.1:7878/store --replace
     """
-    from .push import push_store
+    from ..push import push_store
 
-    bar = _progress(progress)
+    bar = phase_progress(progress)
     try:
         report = push_store(store, endpoint, graph=target_graph, named_graphs=named_graphs, replace=replace, user=user,
                             password=os.environ.get("SCHOLARKG_PASSWORD"), batch=batch, timeout=timeout, progress=bar)
@@ -166,16 +116,16 @@ def push(store, endpoint, target_graph, named_graphs, replace, user, batch, time
     click.echo(f"pushed {report.statements:,} statements in {report.requests:,} requests ({report.graphs:,} graphs) to {endpoint}")
 
 
-@main.command()
+@click.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--store", required=True, type=click.Path(file_okay=False, path_type=Path), help="Store folder to build into (created if missing).")
 @click.option("--scheduler", help="Address of a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (default: a local cluster).")
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(min=1), help="Worker processes of the local cluster.")
 @click.option("--partition-size", default=500, show_default=True, type=click.IntRange(min=1), help="Records per task.")
-@_format_option
-@_strict_option
-@_fail_option
-@_progress_option
+@format_option
+@strict_option
+@fail_option
+@progress_option
 def bulk(inputs, store, scheduler, workers, partition_size, input_format, strict, fail_on_problems, progress):
     """Build INPUTS into a store with Dask: extraction and N-Quads emission run on workers.
 
@@ -185,15 +135,15 @@ def bulk(inputs, store, scheduler, workers, partition_size, input_format, strict
     Example:
       scholarkg bulk arxiv-snapshot.jsonl --store arxiv.store --scheduler tcp://10.0.0.5:8786
     """
-    from .bulk import bulk_build
+    from ..bulk import bulk_build
 
     problems = Problems(strict=strict)
-    bar = _progress(progress)
+    bar = phase_progress(progress)
     try:
         report = bulk_build(inputs, store, scheduler=scheduler, workers=workers, partition_size=partition_size,
                             format=input_format, problems=problems, progress=bar)
     finally:
         bar.done()
-    _echo_report(report, store)
+    echo_store_report(report, store)
     if fail_on_problems and problems.items:
         sys.exit(errors.EXIT_PROBLEMS)

@@ -1,0 +1,145 @@
+"""What the commands share: options, progress on stderr and the build summary."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+
+__all__ = [
+    "INPUT_FORMATS", "Progress", "PhaseProgress", "phase_progress", "echo_summary", "echo_store_report", "graph_or_store",
+    "parse_params", "format_option", "strict_option", "fail_option", "store_option", "progress_option",
+]
+
+
+class Progress:
+    """Shows how many records are done on stderr, at most a few times a second."""
+
+    def __init__(self, label: str, enabled: bool):
+        self.label = label
+        self.enabled = enabled
+        self.start = self.last = time.monotonic()
+        self.count = 0
+
+    def __call__(self, count: int) -> None:
+        self.count = count
+        now = time.monotonic()
+        if self.enabled and now - self.last >= 0.5:
+            self.last = now
+            rate = count / max(now - self.start, 1e-9)
+            click.echo(f"\r{self.label}: {count:,} records ({rate:,.0f}/s)", err=True, nl=False)
+
+    def done(self) -> None:
+        if self.enabled and self.last != self.start:
+            click.echo("", err=True)
+
+
+def echo_summary(summary: dict) -> None:
+    entities = ", ".join(f"{k} {v}" for k, v in summary["entities"].items())
+    click.echo(f"papers      {summary['papers']}")
+    click.echo(f"authors     {summary['authors']}")
+    click.echo(f"categories  {summary['categories']} ({', '.join(summary['category_labels'])})")
+    click.echo(f"entities    {summary['entities_total']} ({entities})")
+    click.echo(f"results     {summary['results']}")
+    click.echo(f"links       {summary['code_repositories']} code, {summary['project_pages']} project pages")
+    click.echo(f"triples     {summary['triples']}")
+    if "problems" in summary:
+        click.echo(f"problems    {summary['problems']} ({summary['skipped_records']} records skipped)")
+    for note in summary.get("notes", []):
+        click.echo(f"note        {note}")
+
+
+# The names of the reader registry, kept here so that `--help` needs no reader import; a test
+# checks that both agree.
+INPUT_FORMATS = ("arxiv-atom", "arxiv-snapshot", "bibtex", "jsonl", "profile")
+format_option = click.option(
+    "--format", "input_format", default=None, type=click.Choice(INPUT_FORMATS),
+    help="Input format [default: detected from content].",
+)
+strict_option = click.option("--strict", is_flag=True, help="Stop at the first bad record.")
+fail_option = click.option(
+    "--fail-on-problems", is_flag=True, help="Exit with code 1 when any record had a problem."
+)
+store_option = click.option(
+    "--store", type=click.Path(file_okay=False, path_type=Path),
+    help="An on-disk Oxigraph store folder (made by build --store or bulk) instead of GRAPH.",
+)
+
+
+def graph_or_store(graph: Path | None, store: Path | None) -> Path:
+    if (graph is None) == (store is None):
+        raise click.UsageError("give either GRAPH or --store DIR")
+    if store is not None:
+        from ..store.disk import check_store
+
+        check_store(store)
+    return graph if store is None else store
+
+
+def parse_params(values: tuple[str, ...]) -> dict[str, str]:
+    params = {}
+    for item in values:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise click.BadParameter(f"expected NAME=VALUE, got {item!r}", param_hint="--param")
+        params[name.strip()] = value
+    return params
+
+
+
+class PhaseProgress:
+    """A progress bar on stderr for long store operations: ``phase [#####   ] done/total``."""
+
+    def __init__(self, enabled: bool, width: int = 30):
+        self.enabled = enabled
+        self.width = width
+        self.phase = None
+        self.last = 0.0
+
+    def __call__(self, phase: str, done: int, total: int | None) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        finished = total is not None and done >= total
+        if phase == self.phase and now - self.last < 0.25 and not finished:
+            return
+        if self.phase is not None and phase != self.phase:
+            click.echo("", err=True)
+        self.phase, self.last = phase, now
+        if total:
+            filled = int(self.width * min(done, total) / total)
+            line = f"{phase:<11} [{'#' * filled}{' ' * (self.width - filled)}] {done:,}/{total:,}"
+        else:
+            line = f"{phase:<11} {done:,}"
+        click.echo("\r" + line, err=True, nl=False)
+
+    def done(self) -> None:
+        if self.enabled and self.phase is not None:
+            click.echo("", err=True)
+            self.phase = None
+
+
+def phase_progress(flag: bool | None) -> PhaseProgress:
+    return PhaseProgress(sys.stderr.isatty() if flag is None else flag)
+
+
+progress_option = click.option(
+    "--progress/--no-progress", default=None, help="Show a progress bar [default: when stderr is a terminal]."
+)
+
+
+def echo_store_report(report, store: Path) -> None:
+    from ..store import GraphStore, store_summary
+
+    click.echo(f"store       {store}")
+    click.echo(f"records     {report.added} added, {report.updated} updated, {report.unchanged} unchanged"
+               + (f", {report.relinked} others relinked" if report.relinked else ""))
+    with GraphStore(store) as opened:
+        summary = store_summary(opened)
+    summary["problems"] = len(report.problems.items)
+    summary["skipped_records"] = report.problems.skipped_records
+    echo_summary(summary)
+
+
