@@ -14,7 +14,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	@touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(PIP) install -q -e '.[test,scale,profile]'
+	$(PIP) install -q -e '.[test,scale]'
 	@touch $@ $(VENV)/.installed
 
 install: $(VENV)/.installed

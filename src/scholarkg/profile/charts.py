@@ -2,8 +2,9 @@
 
 Output is deterministic: a fixed ``svg.hashsalt`` (one per chart, so element ids never
 clash inside one page), no creation date in the metadata, and text kept as SVG text
-(``svg.fonttype = none``) rather than glyph outlines. Mathtext is off: record text such as
-``P$^2$-MOPD`` is drawn as written. Labels are escaped by matplotlib's XML writer.
+(``svg.fonttype = none``) rather than glyph outlines. Mathtext is off: labels arrive as plain
+Unicode (TeX is decoded on reading) and a ``$`` left in them is drawn as written. Labels are
+escaped by matplotlib's XML writer.
 """
 
 from __future__ import annotations
@@ -32,15 +33,9 @@ def _rc(name: str) -> dict:
 
 
 def _render(name: str, draw, size: tuple[float, float], title: str) -> str:
-    try:
-        import matplotlib
-        from matplotlib.backends.backend_svg import FigureCanvasSVG
-        from matplotlib.figure import Figure
-    except ImportError:
-        from ..errors import UsageError
-
-        raise UsageError("the profile page draws its charts with matplotlib, which is not installed; "
-                         "install the 'profile' extra, or use --format json") from None
+    import matplotlib
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+    from matplotlib.figure import Figure
 
     with matplotlib.rc_context(_rc(name)):
         fig = Figure(figsize=size, layout="constrained")
