@@ -34,8 +34,8 @@ def build(
     ``curation`` names a curation file to apply, ``enrichment`` an arXiv enrichment file to
     merge (the command line finds both beside the first input by default).
     Returns a :class:`scholarkg.pipeline.Build` (``.graph``, ``.summary``, ``.problems``, ...).
-    With ``store``, adds the records to that on-disk store instead (incrementally) and returns
-    a :class:`scholarkg.store.BuildReport`.
+    With ``store``, adds the records to that on-disk store instead (incrementally, with the
+    same curation and enrichment) and returns a :class:`scholarkg.store.BuildReport`.
     """
     from .pipeline import build as run_build
     from .pipeline import write_outputs
@@ -45,7 +45,8 @@ def build(
     if store is not None:
         from .store import build_store
 
-        return build_store(inputs, store, format=format, problems=Problems(strict=strict))
+        return build_store(inputs, store, format=format, problems=Problems(strict=strict),
+                           curation=curation, enrichment=enrichment)
     result = run_build(inputs, format=format, problems=Problems(strict=strict), curation=curation, enrichment=enrichment)
     if out is not None:
         write_outputs(result, out, html=html)

@@ -154,8 +154,11 @@ def recover_directory(target: str | Path) -> None:
         shutil.rmtree(stale, ignore_errors=True)
 
 
-def replace_directory(target: str | Path, files: dict[str, bytes]) -> None:
+def replace_directory(target: str | Path, files: dict) -> None:
     """Make ``target`` a folder holding exactly ``files``, replacing it as one step.
+
+    Each value is the file's bytes, or a function that writes them to the binary file it is
+    given (for files too large to hold in memory).
 
     The new files are written and fsynced in a sibling folder, which then takes the place of
     the old one. A crash at any moment leaves the old set or the new set; the next call (or
@@ -173,7 +176,10 @@ def replace_directory(target: str | Path, files: dict[str, bytes]) -> None:
         try:
             for name, data in files.items():
                 with open(new / name, "wb") as fh:
-                    fh.write(data)
+                    if callable(data):
+                        data(fh)
+                    else:
+                        fh.write(data)
                     fh.flush()
                     os.fsync(fh.fileno())
             os.chmod(new, 0o755)

@@ -5,8 +5,14 @@
     readers.read_records   file -> Record              (problems reported, good records kept)
     extract.extract_many   Record -> Extraction        (spaCy pipeline, streamed)
     link.Linker            Extraction -> Entity        (one entity per real thing across papers)
+    curate.Curator         corrections and enrichment  (a curation file, an enrichment file)
     graph.builder          Record + Entity -> triples  (IRIs minted in graph.iri)
-    export / render        graph -> Turtle, JSON-LD, HTML, summary
+    write_outputs          graph -> Turtle, N-Triples, JSON-LD, HTML, summary
+
+A folder build runs the stages of :mod:`scholarkg.store.build` into an in-memory Oxigraph
+store (:class:`scholarkg.store.memory.MemoryStore`); ``build --store`` runs the same stages into
+an on-disk store. The two differ only in where the statements go, so the same inputs give the
+same graph either way.
 """
 
 from __future__ import annotations
@@ -15,20 +21,15 @@ import json
 import logging
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-
-from rdflib import Graph
-from rdflib.namespace import DCTERMS, RDF, SKOS
 
 from .errors import Problems
 from .graph import iri
-from .graph.builder import add_all, entity_triples, new_graph, record_triples
-from .graph.cooccurrence import cooccurrence_triples, paper_entity_keys
 from .graph.vocab import SKG
 from .model import Entity, EntityType, Extraction, Record
 
-__all__ = ["Build", "build", "unique_records", "described_keys", "summarise", "write_outputs", "OUTPUT_FILES"]
+__all__ = ["Build", "build", "unique_records", "with_authors", "described_keys", "summarise", "write_outputs", "OUTPUT_FILES"]
 
 log = logging.getLogger(__name__)
 
@@ -37,25 +38,82 @@ OUTPUT_FILES = ("graph.ttl", "graph.jsonld", "graph.nt", "graph.html", "extracti
 # paths relative to the folder, so it is left out of the graph outputs above.
 
 
-@dataclass
 class Build:
-    """Everything one build produced."""
+    """Everything one build produced: the statements in an in-memory Oxigraph store
+    (``store.ox``), the records and extractions in its scratch manifest, and the problems.
 
-    graph: Graph
-    records: list[Record]
-    extractions: list[Extraction]
-    entities: list[Entity]
-    problems: Problems
-    linker: object = None
-    inputs: list[str] = field(default_factory=list)
-    format: str | None = None
-    curation: str | Path | None = None  # the curation file applied, if any
-    enrichment: str | Path | None = None  # the enrichment file merged, if any
-    statuses: list = field(default_factory=list)  # what became of each correction
+    ``graph`` is an rdflib copy of the statements, made on first use (for the Python API and
+    SHACL); :meth:`statements` gives them in snapshot order as pyoxigraph triples.
+    """
+
+    def __init__(self, store, report, inputs: list[str], format: str | None):
+        self.store = store
+        self.report = report
+        self.problems: Problems = report.problems
+        self.linker = report.linker
+        self.statuses = report.statuses
+        self.inputs = inputs
+        self.format = format
+        self.curation = report.curation
+        self.enrichment = report.enrichment
+
+    @cached_property
+    def records(self) -> list[Record]:
+        from .store.manifest import unpack
+
+        return [unpack(r) for (r,) in self.store.manifest.rows("SELECT record FROM records ORDER BY seq")]
+
+    @cached_property
+    def extractions(self) -> list[Extraction]:
+        """The extractions as the graph has them (corrected, when a curation file applied)."""
+        if self.report.outcome is not None:
+            return list(self.report.outcome.extractions)
+        from .store.manifest import unpack
+
+        return [unpack(e) for (e,) in self.store.manifest.rows("SELECT extraction FROM records ORDER BY seq")]
+
+    @cached_property
+    def entities(self) -> list[Entity]:
+        """The entities the graph describes, by key."""
+        keys = [k for (k,) in self.store.manifest.rows("SELECT key FROM entities ORDER BY key")]
+        by_key = {e.key: e for e in self.linker.entities()}
+        return [by_key[k] for k in keys if k in by_key]
+
+    @cached_property
+    def graph(self):
+        """The statements as an rdflib graph."""
+        from .graph.builder import new_graph
+        from .graph.terms import to_rdflib
+
+        graph = new_graph()
+        for quad in self.store.ox:
+            graph.add((to_rdflib(quad.subject), to_rdflib(quad.predicate), to_rdflib(quad.object)))
+        return graph
+
+    def ntriples_path(self) -> Path:
+        """The sorted N-Triples snapshot of the build (written once, in its scratch folder)."""
+        path = self.store.path / "graph.nt"
+        if not path.exists():
+            from .store.snapshot import write_ntriples
+
+            with open(path, "wb") as fh:
+                write_ntriples(self.store.manifest, fh)
+        return path
+
+    def statements(self) -> Iterator:
+        """Every statement once, in snapshot order (graph by graph, sorted), as pyoxigraph triples."""
+        from .store.snapshot import sorted_statements
+
+        return sorted_statements(self.ntriples_path())
 
     @property
     def summary(self) -> dict:
-        return summarise(self.graph, self.problems)
+        from .store.read import store_summary
+
+        return with_problems(store_summary(self.store), self.problems)
+
+    def close(self) -> None:
+        self.store.close()
 
 
 def unique_records(
@@ -84,7 +142,8 @@ def unique_records(
         yield record
 
 
-def _with_authors(record: Record, extra: list) -> Record:
+def with_authors(record: Record, extra: list) -> Record:
+    """``record`` with the authors in ``extra`` it does not name yet (the same object when none)."""
     from dataclasses import replace
 
     names = {iri.normalise_key(a.name) for a in record.authors}
@@ -106,6 +165,7 @@ def build(
     progress: Callable[[int], None] | None = None,
     curation: str | Path | None = None,
     enrichment: str | Path | None = None,
+    extractor=None,
 ) -> Build:
     """Build the knowledge graph of the records in ``inputs`` (files), in memory.
 
@@ -113,55 +173,33 @@ def build(
     one raise :class:`~scholarkg.errors.RecordError`. ``curation`` names a curation file
     whose corrections are applied after extraction (:mod:`scholarkg.curate`); ``enrichment``
     an arXiv enrichment file merged into the records as they are read (:mod:`scholarkg.enrich`).
+    ``extractor`` replaces :func:`scholarkg.extract.extract_many` (same interface).
     """
-    from .extract import extract_many
-    from .link import Linker
-    from .readers import read_records
+    from .store.build import run_stages
+    from .store.memory import MemoryStore
 
     problems = problems if problems is not None else Problems(strict=strict)
     paths = [str(p) for p in inputs]
-    curator = _curator(curation, enrichment)
-    records: list[Record] = []
-    extractions: list[Extraction] = []
-    linker = Linker()
-    co_authors: dict[str, list] = {}
-    stream = read_records(paths, problems, format=format)
-    if curator is not None:
-        stream = curator.prepare(stream, problems)
-    stream = unique_records(stream, problems, co_authors)
-    for record, extraction in extract_many(stream, nlp=nlp):
-        records.append(record)
-        extractions.append(extraction)
-        linker.add(extraction)
-        if progress is not None:
-            progress(len(records))
-    records = [_with_authors(r, co_authors.get(iri.paper_key(r.arxiv_id, r.title), [])) for r in records]
+    if extractor is None and nlp is not None:
+        from .extract import extract_many
 
-    outcome = curator.apply(records, extractions, linker, problems) if curator is not None else None
-    if outcome is not None:
-        extractions, linker = outcome.extractions, outcome.linker
-    graph = new_graph()
-    for index, (record, extraction) in enumerate(zip(records, extractions)):
-        hook = outcome.provenance(index) if outcome is not None else None
-        add_all(graph, record_triples(record, extraction, linker.resolve, hook))
-    if outcome is not None:
-        add_all(graph, outcome.link_triples())
-    entities = linker.entities()
-    used = set(graph.objects(None, SKG.mentionOf)) | {
-        o for p in (SKG.model, SKG.benchmark, SKG.metric) for o in graph.objects(None, p)
-    }
-    by_key = {e.key: e for e in entities}
-    keep = described_keys(by_key, {e.key for e in entities if iri.entity(e.key) in used})
-    for entity in entities:
-        if entity.key in keep:
-            add_all(graph, entity_triples(entity, known=keep))
-    if outcome is not None:
-        add_all(graph, list(outcome.curation_triples(graph)))
-    add_all(graph, cooccurrence_triples(paper_entity_keys(e, linker.resolve) for e in extractions))
-    log.info("built %d records into %d triples", len(records), len(graph))
-    result = Build(graph, records, extractions, [by_key[k] for k in sorted(keep)], problems, linker, paths)
-    result.format, result.curation, result.enrichment = format, curation, enrichment
-    result.statuses = outcome.statuses if outcome is not None else []
+        def extractor(records):
+            return extract_many(records, nlp=nlp)
+
+    def stage_progress(phase: str, done: int, total: int | None) -> None:
+        if progress is not None and phase == "extracting":
+            progress(done)
+
+    target = MemoryStore()
+    try:
+        report = run_stages(target, paths, format=format, problems=problems, extractor=extractor,
+                            progress=stage_progress, curation=curation, enrichment=enrichment)
+    except BaseException:
+        target.close()
+        raise
+    result = Build(target, report, paths, format)
+    result.curation, result.enrichment = curation, enrichment
+    log.info("built %d records into %d triples", report.added, target.count())
     return result
 
 
@@ -178,22 +216,18 @@ def described_keys(by_key: dict[str, Entity], used: set[str]) -> set[str]:
     return keep
 
 
-def _curator(curation, enrichment):
-    """What applies the curation and enrichment files of a build, or None when there are neither."""
-    if curation is None and enrichment is None:
-        return None
-    from .curate.apply import Curator
-    from .curate.file import load_curation
-    from .enrich.overlay import load_enrichment
-
-    return Curator(
-        load_curation(curation) if curation is not None else None,
-        load_enrichment(enrichment) if enrichment is not None else None,
-    )
+def with_problems(summary: dict, problems: Problems | None) -> dict:
+    if problems is not None:
+        summary["problems"] = len(problems.items)
+        summary["skipped_records"] = problems.skipped_records
+        summary["notes"] = list(problems.notes)
+    return summary
 
 
-def summarise(graph: Graph, problems: Problems | None = None) -> dict:
-    """Counts shown after a build and by ``scholarkg stats``."""
+def summarise(graph, problems: Problems | None = None) -> dict:
+    """Counts shown after a build and by ``scholarkg stats``, of an rdflib graph."""
+    from rdflib.namespace import DCTERMS, RDF, SKOS
+
     by_type: Counter[str] = Counter()
     for t in EntityType:
         by_type[t.value] = sum(1 for _ in graph.subjects(RDF.type, SKG[t.value]))
@@ -213,34 +247,34 @@ def summarise(graph: Graph, problems: Problems | None = None) -> dict:
             str(graph.value(c, SKOS.notation)) for c in set(graph.objects(None, DCTERMS.subject))
         ),
     }
-    if problems is not None:
-        summary["problems"] = len(problems.items)
-        summary["skipped_records"] = problems.skipped_records
-        summary["notes"] = list(problems.notes)
-    return summary
+    return with_problems(summary, problems)
 
 
 def write_outputs(result: Build, out_dir: str | Path, *, html: bool = True) -> dict[str, Path]:
     """Write the build's files into ``out_dir`` all at once (old or new set, never a mix)."""
-    from .serialize import serialize
     from .extract.jsonl import extraction_record
     from .fileio import replace_directory
+    from .serialize import serialize
+    from .store.snapshot import copy_file, write_turtle
 
-    files: dict[str, bytes] = {
-        "graph.ttl": serialize(result.graph, "turtle"),
-        "graph.nt": serialize(result.graph, "ntriples"),
+    nt = result.ntriples_path()
+    files: dict = {
+        "graph.ttl": lambda fh: write_turtle(nt, fh),
+        "graph.nt": lambda fh: copy_file(nt, fh),
         "graph.jsonld": serialize(result.graph, "jsonld"),
     }
-    lines = [
-        json.dumps(extraction_record(r, e, result.linker), ensure_ascii=False, sort_keys=True)
-        for r, e in zip(result.records, result.extractions)
-    ]
-    files["extraction.jsonl"] = ("\n".join(lines) + "\n").encode("utf-8") if lines else b""
+
+    def extraction_lines(fh) -> None:
+        for r, e in zip(result.records, result.extractions):
+            line = json.dumps(extraction_record(r, e, result.linker), ensure_ascii=False, sort_keys=True)
+            fh.write((line + "\n").encode("utf-8"))
+
+    files["extraction.jsonl"] = extraction_lines
     if html:
         from .explorer import render_html
 
         files["graph.html"] = render_html(result.graph, title="scholarkg explorer").encode("utf-8")
-    summary = summarise(result.graph, result.problems)
+    summary = result.summary
     summary["notes"] = [_relative_note(n) for n in summary.get("notes", [])]
     files["summary.json"] = (json.dumps(summary, indent=2, sort_keys=True) + "\n").encode("utf-8")
     from .manifest import manifest_bytes

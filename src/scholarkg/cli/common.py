@@ -140,6 +140,7 @@ def echo_store_report(report, store: Path) -> None:
         summary = store_summary(opened)
     summary["problems"] = len(report.problems.items)
     summary["skipped_records"] = report.problems.skipped_records
+    summary["notes"] = list(report.problems.notes)
     echo_summary(summary)
 
 

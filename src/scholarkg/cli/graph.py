@@ -41,33 +41,37 @@ def build(inputs, out, store, input_format, strict, fail_on_problems, no_html, c
 
     Writes graph.ttl, graph.nt, graph.jsonld, graph.html, extraction.jsonl, summary.json and
     build.json; applies the curation file and merges the enrichment file when there are any.
-    With --store, adds the records to a persistent store: unchanged records are skipped,
-    changed ones replaced; it reports what was added, updated and unchanged (curation and
-    enrichment files apply to folder builds only).
+    With --store, adds the records to a persistent store instead: unchanged records are
+    skipped, changed ones replaced, and the same curation and enrichment files are applied,
+    so the store holds the same graph as the folder would; it reports what was added,
+    updated and unchanged.
     """
     if (out is None) == (store is None):
         raise click.UsageError("give either --out FOLDER or --store DIR")
+    from ..curate.file import find_curation
+    from ..enrich.overlay import default_enrichment_path
+
+    if no_curation:
+        curation = None
+    elif curation is None:
+        curation = find_curation(inputs)
+    if no_enrichment:
+        enrichment = None
+    elif enrichment is None and default_enrichment_path(inputs[0]).is_file():
+        enrichment = default_enrichment_path(inputs[0])
     if store is not None:
         from .store import build_into_store
 
-        return build_into_store(inputs, store, input_format, strict, fail_on_problems)
-    from ..curate.file import find_curation
-    from ..enrich.overlay import default_enrichment_path
+        return build_into_store(inputs, store, input_format, strict, fail_on_problems,
+                                curation=curation, enrichment=enrichment)
     from ..fileio import locked
     from ..pipeline import build as run_build
     from ..pipeline import write_outputs
-
-    if not no_curation and curation is None:
-        curation = find_curation(inputs)
-    if not no_enrichment and enrichment is None and default_enrichment_path(inputs[0]).is_file():
-        enrichment = default_enrichment_path(inputs[0])
     progress = Progress("building", sys.stderr.isatty())
     problems = Problems(strict=strict)
     with locked(out):  # a second build into OUT fails at once instead of racing this one
-        result = run_build(
-            inputs, format=input_format, problems=problems, progress=progress,
-            curation=None if no_curation else curation, enrichment=None if no_enrichment else enrichment,
-        )
+        result = run_build(inputs, format=input_format, problems=problems, progress=progress,
+                           curation=curation, enrichment=enrichment)
         progress.done()
         if not result.records:
             raise errors.InputError(

@@ -21,14 +21,16 @@ from .common import (
 )
 
 
-def build_into_store(inputs, store: Path, input_format, strict: bool, fail_on_problems: bool, progress=None) -> None:
+def build_into_store(inputs, store: Path, input_format, strict: bool, fail_on_problems: bool, progress=None, *,
+                     curation=None, enrichment=None) -> None:
     """``scholarkg build INPUTS --store DIR``."""
     from ..store import build_store
 
     problems = Problems(strict=strict)
     bar = phase_progress(progress)
     try:
-        report = build_store(inputs, store, format=input_format, problems=problems, progress=bar)
+        report = build_store(inputs, store, format=input_format, problems=problems, progress=bar,
+                             curation=curation, enrichment=enrichment)
     finally:
         bar.done()
     echo_store_report(report, store)

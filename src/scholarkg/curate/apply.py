@@ -86,6 +86,14 @@ class Curator:
             self.paper_statements += [(record, cid, name) for cid, name in made]
             yield record
 
+    def remember(self, record: Record) -> None:
+        """Note the pinned facts of a record prepared by an earlier build (a store's record not
+        read again), as :meth:`prepare` notes them, without changing it."""
+        for c in self.pins_for(record):
+            self.pinned.setdefault(c.id, []).append(record.title)
+            names = [name for name in ("arxiv_id", "year", "doi") if getattr(c, name) is not None]
+            self.paper_statements += [(record, c.id, name) for name in names]
+
     # --- step 2: extractions and entities -----------------------------------------------------
 
     def apply(self, records: list[Record], extractions: list[Extraction], linker, problems: Problems):

@@ -24,19 +24,18 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from decimal import Decimal
 
-from rdflib import Graph, Literal, URIRef
-from rdflib.namespace import DCTERMS, PROV, RDF, RDFS, XSD
+import pyoxigraph as ox
 
 from ..graph import iri
 from ..graph.builder import ROLE_PROPERTY
-from ..graph.vocab import SKG
+from ..graph.terms import DCTERMS, PROV, RDF, RDFS, SKG, Literal, decimal, node
 from ..model import Entity, Extraction, Mention, Result
 from .actions import STALE
 from .state import Item, State, entity_key
 
 __all__ = ["Outcome", "CuratedLinker"]
 
-Pairs = tuple[tuple[URIRef, URIRef], ...]
+Pairs = tuple[tuple[ox.NamedNode, ox.NamedNode], ...]
 
 
 class CuratedLinker:
@@ -69,19 +68,24 @@ class CuratedLinker:
 
 
 class Outcome:
-    """Corrected extractions and linker, plus the provenance hooks the builder calls."""
+    """Corrected extractions and linker, plus the provenance and the statements a build adds.
+
+    Statements are pyoxigraph terms, as :mod:`scholarkg.graph.builder` makes them. Records are
+    numbered as in the list given to :meth:`scholarkg.curate.apply.Curator.apply`.
+    """
 
     def __init__(self, curator, state: State, original: list[Extraction]) -> None:
         self.curator = curator
         self.statuses = curator.statuses
         self.state = state
         self.linker = CuratedLinker(state.entities)
-        self._provenance: list[dict[Mention | Result, list[tuple[URIRef, URIRef]]]] = []
+        self.keys: list[str] = []  # the records' keys, when the caller numbers them (store builds)
+        self._provenance: list[dict[Mention | Result, list[tuple[ox.NamedNode, ox.NamedNode]]]] = []
         self.extractions: list[Extraction] = []
         entities = state.entities
         for i, extraction in enumerate(original):
-            agent = iri.extractor(extraction.extractor or "unknown")
-            prov: dict[Mention | Result, list[tuple[URIRef, URIRef]]] = {}
+            agent = node(iri.extractor(extraction.extractor or "unknown"))
+            prov: dict[Mention | Result, list[tuple[ox.NamedNode, ox.NamedNode]]] = {}
             roles = {k: r for j, k, r, _c in state.unanchored if j == i}
             mentions = []
             for item in state.mentions[i]:
@@ -104,51 +108,71 @@ class Outcome:
             self._provenance.append({k: list(dict.fromkeys(v)) for k, v in prov.items()})
 
     @staticmethod
-    def _pairs(item: Item, agent: URIRef) -> list[tuple[URIRef, URIRef]]:
+    def _pairs(item: Item, agent: ox.NamedNode) -> list[tuple[ox.NamedNode, ox.NamedNode]]:
         out = [] if item.generated else [(PROV.wasAttributedTo, agent)]
         predicate = PROV.wasGeneratedBy if item.generated else PROV.wasInfluencedBy
-        out += [(predicate, iri.curation(c)) for c in dict.fromkeys(item.curations)]
+        out += [(predicate, node(iri.curation(c))) for c in dict.fromkeys(item.curations)]
         return out
+
+    def provenance_table(self, index: int) -> dict[Mention | Result, Pairs]:
+        """Record ``index``'s mentions and results with their provenance (picklable)."""
+        return {item: tuple(pairs) for item, pairs in self._provenance[index].items()}
 
     def provenance(self, index: int) -> Callable[[Mention | Result], Pairs]:
         """The provenance hook for record ``index`` (see :func:`scholarkg.graph.builder.record_triples`)."""
         table = self._provenance[index]
         return lambda item: tuple(table[item])
 
-    def link_triples(self) -> Iterator[tuple]:
-        """Links the curation file adds where the entity's name is not in the paper's text."""
+    def _applied(self) -> set[str]:
+        return {s.correction.id for s in self.statuses if s.state != STALE}
+
+    def record_triples(self, index: int) -> Iterator[tuple]:
+        """What the curation file adds to record ``index``'s statements: links where the
+        entity's name is not in the paper's text, and the corrections that pinned its facts."""
+        record = self.state.records[index]
+        paper_key = iri.paper_key(record.arxiv_id, record.title)
+        paper = node(iri.paper(paper_key))
         for i, key, role, cid in self.state.unanchored:
             entity = self.state.entities.get(key)
-            if entity is None:
+            if i != index or entity is None:
                 continue
-            record = self.state.records[i]
-            paper_key = iri.paper_key(record.arxiv_id, record.title)
-            paper, node = iri.paper(paper_key), iri.entity(key)
-            mention = iri.mention(paper_key, key, "curation", 0, 0)
+            target = node(iri.entity(key))
+            mention = node(iri.mention(paper_key, key, "curation", 0, 0))
+            role_property = node(ROLE_PROPERTY[role])
             yield paper, SKG.hasMention, mention
-            yield paper, ROLE_PROPERTY[role], node
+            yield paper, role_property, target
             yield mention, RDF.type, SKG.Mention
-            yield mention, SKG.mentionOf, node
-            yield mention, SKG.role, ROLE_PROPERTY[role]
-            yield mention, SKG.confidence, Literal(Decimal("1.000"), datatype=XSD.decimal)
-            yield mention, PROV.wasGeneratedBy, iri.curation(cid)
+            yield mention, SKG.mentionOf, target
+            yield mention, SKG.role, role_property
+            yield mention, SKG.roleName, Literal(role_property.value.rpartition("#")[2])
+            yield mention, SKG.confidence, decimal(Decimal("1.000"))
+            yield mention, PROV.wasGeneratedBy, node(iri.curation(cid))
+        applied = self._applied()
+        for r, cid, _field in self.curator.paper_statements:
+            if cid in applied and iri.paper_key(r.arxiv_id, r.title) == paper_key:
+                yield paper, PROV.wasInfluencedBy, node(iri.curation(cid))
 
-    def curation_triples(self, graph: Graph) -> Iterator[tuple]:
-        """The curation activities, and the entities and papers they changed (those in ``graph``)."""
+    def linked_keys(self, index: int) -> list[str]:
+        """Keys of the entities the links of :meth:`record_triples` point to."""
+        return [key for i, key, _role, _cid in self.state.unanchored if i == index and key in self.state.entities]
+
+    def entity_triples(self, key: str) -> Iterator[tuple]:
+        """The corrections that changed entity ``key`` (to add to its description)."""
+        applied = self._applied()
+        for cid in self.state.influenced.get(key, ()):
+            if cid in applied:
+                yield node(iri.entity(key)), PROV.wasInfluencedBy, node(iri.curation(cid))
+
+    def activity_triples(self) -> Iterator[tuple]:
+        """The curation activities: every correction that is not stale."""
         for status in self.statuses:
             if status.state == STALE:
                 continue
             c = status.correction
-            node = iri.curation(c.id)
-            yield node, RDF.type, SKG.Curation
-            yield node, DCTERMS.identifier, Literal(c.id)
-            yield node, SKG.curationAction, Literal(c.action.value)
-            yield node, RDFS.label, Literal(c.describe)
+            subject = node(iri.curation(c.id))
+            yield subject, RDF.type, SKG.Curation
+            yield subject, DCTERMS.identifier, Literal(c.id)
+            yield subject, SKG.curationAction, Literal(c.action.value)
+            yield subject, RDFS.label, Literal(c.describe)
             if c.note:
-                yield node, RDFS.comment, Literal(c.note)
-        applied = {s.correction.id for s in self.statuses if s.state != STALE}
-        influenced = [(iri.entity(key), cid) for key, cids in sorted(self.state.influenced.items()) for cid in cids]
-        influenced += [(iri.paper(iri.paper_key(r.arxiv_id, r.title)), cid) for r, cid, _f in self.curator.paper_statements]
-        for subject, cid in influenced:
-            if cid in applied and (subject, RDF.type, None) in graph:
-                yield subject, PROV.wasInfluencedBy, iri.curation(cid)
+                yield subject, RDFS.comment, Literal(c.note)

@@ -2,8 +2,10 @@
 
 Statements are produced per record (:func:`record_triples`), per entity
 (:func:`entity_triples`) and per arXiv category (:func:`category_triples`), so the same code
-feeds an in-memory rdflib graph, one named graph per record in a persistent store, or N-Quads
-shards written by parallel workers.
+feeds an in-memory Oxigraph store, one named graph per record in a persistent store, or N-Quads
+shards written by parallel workers. Their parts are pyoxigraph terms (see
+:mod:`scholarkg.graph.terms`): they go into a store or out as N-Quads text as they are.
+:func:`add_all` puts them into an rdflib graph where one is wanted.
 
 Shape of a paper (prefixes as in :data:`~scholarkg.graph.vocab.PREFIXES`)::
 
@@ -14,11 +16,17 @@ Shape of a paper (prefixes as in :data:`~scholarkg.graph.vocab.PREFIXES`)::
         skg:reportsResult id:result/… ; skg:hasCodeRepository id:web/… .
     id:mention/…  a skg:Mention ; skg:mentionOf id:entity/… ; skg:role skg:introduces ;
         skg:field "abstract" ; skg:startOffset 17 ; skg:endOffset 34 ; skg:anchorText "…" ;
-        skg:confidence 0.9 ; prov:wasAttributedTo id:agent/extractor/… .
+        skg:confidence 0.9 ; prov:wasAttributedTo id:agent/extractor/… ;
+        skg:roleName "introduces" ; skg:extractorVersion "0.2.0" .
     id:result/…  a skg:Result ; skg:value 48.6 ; skg:unit "%" ; skg:model id:entity/smtl ;
         skg:benchmark id:entity/browsecomp ; skg:evidence "BrowseComp (48.6%)" ;
         skg:field "abstract" ; skg:startOffset 975 ; skg:endOffset 994 ; skg:confidence 0.7 ;
-        prov:wasAttributedTo id:agent/extractor/… .
+        prov:wasAttributedTo id:agent/extractor/… ;
+        skg:modelLabel "SMTL" ; skg:benchmarkLabel "BrowseComp" ; skg:extractorVersion "0.2.0" .
+
+``skg:roleName``, ``skg:extractorVersion`` and the ``skg:…Label`` statements repeat what the
+graph says elsewhere (the role's name, the extractor's version, the entities' labels) on the
+node queries read them from, so that a query answers from one node instead of joining.
 
 Every statement shape here is declared in ``ontology/scholarkg.ttl`` and checked by the SHACL
 shapes in ``ontology/shapes.ttl`` (see :mod:`scholarkg.graph.validate`).
@@ -32,13 +40,16 @@ from collections.abc import Callable, Container, Iterable, Iterator
 from datetime import date
 from decimal import Decimal
 
-from rdflib import Graph, Literal, URIRef
-from rdflib.namespace import DCTERMS, FOAF, PROV, RDF, RDFS, SDO, SKOS, XSD
+import pyoxigraph as ox
+from rdflib import URIRef
+from rdflib import namespace as _rdf
 
 from ..model import Entity, EntityType, Extraction, LinkKind, Mention, Record, Result, Role
 from ..taxonomy import Taxonomy
 from . import iri
-from .vocab import BIBO, FABIO, PREFIXES, SKG
+from . import vocab
+from .terms import BIBO, DCTERMS, FABIO, FOAF, PROV, RDF, RDFS, SDO, SKG, SKOS, XSD, Literal, decimal, node, to_rdflib
+from .vocab import PREFIXES
 
 __all__ = [
     "Triple",
@@ -53,35 +64,53 @@ __all__ = [
     "RESULT_PART_TYPES",
 ]
 
-Triple = tuple[URIRef, URIRef, URIRef | Literal]
+Term = ox.NamedNode | ox.Literal
+Triple = tuple[ox.NamedNode, ox.NamedNode, Term]
 Resolver = Callable[[str], Entity | None]
 # (predicate, object) pairs stating where a mention or result came from.
-Provenance = Callable[[Mention | Result], Iterable[tuple[URIRef, URIRef]]]
+Provenance = Callable[[Mention | Result], Iterable[tuple[ox.NamedNode, ox.NamedNode]]]
 
+# The classes and properties the graph uses, as rdflib terms (for readers of the graph).
 ROLE_PROPERTY: dict[Role, URIRef] = {
-    Role.INTRODUCES: SKG.introduces,
-    Role.EVALUATES_ON: SKG.evaluatesOn,
-    Role.COMPARES_WITH: SKG.comparesWith,
-    Role.USES: SKG.uses,
-    Role.MENTIONS: SKG.mentions,
+    Role.INTRODUCES: vocab.SKG.introduces,
+    Role.EVALUATES_ON: vocab.SKG.evaluatesOn,
+    Role.COMPARES_WITH: vocab.SKG.comparesWith,
+    Role.USES: vocab.SKG.uses,
+    Role.MENTIONS: vocab.SKG.mentions,
 }
-TYPE_CLASS: dict[EntityType, URIRef] = {t: SKG[t.value] for t in EntityType}
-LINK_CLASS = {LinkKind.CODE: SKG.CodeRepository, LinkKind.PROJECT: SKG.ProjectPage, LinkKind.WEB: SKG.WebResource}
-LINK_PROPERTY = {LinkKind.CODE: SKG.hasCodeRepository, LinkKind.PROJECT: SKG.hasProjectPage, LinkKind.WEB: RDFS.seeAlso}
+TYPE_CLASS: dict[EntityType, URIRef] = {t: vocab.SKG[t.value] for t in EntityType}
+LINK_CLASS = {LinkKind.CODE: vocab.SKG.CodeRepository, LinkKind.PROJECT: vocab.SKG.ProjectPage, LinkKind.WEB: vocab.SKG.WebResource}
+LINK_PROPERTY = {LinkKind.CODE: vocab.SKG.hasCodeRepository, LinkKind.PROJECT: vocab.SKG.hasProjectPage, LinkKind.WEB: _rdf.RDFS.seeAlso}
 # The entity types each part of a result may have (the ranges in ontology/scholarkg.ttl).
 RESULT_PART_TYPES: dict[URIRef, frozenset[EntityType]] = {
-    SKG.model: frozenset({EntityType.MODEL, EntityType.METHOD}),
-    SKG.benchmark: frozenset({EntityType.BENCHMARK, EntityType.DATASET}),
-    SKG.metric: frozenset({EntityType.METRIC}),
+    vocab.SKG.model: frozenset({EntityType.MODEL, EntityType.METHOD}),
+    vocab.SKG.benchmark: frozenset({EntityType.BENCHMARK, EntityType.DATASET}),
+    vocab.SKG.metric: frozenset({EntityType.METRIC}),
 }
+
+# The same tables as pyoxigraph terms, for the statements made here.
+_ROLE = {role: node(p) for role, p in ROLE_PROPERTY.items()}
+_ROLE_NAME = {role: Literal(p.rpartition("#")[2]) for role, p in ROLE_PROPERTY.items()}
+_TYPE = {t: node(c) for t, c in TYPE_CLASS.items()}
+_LINK_CLASS = {k: node(c) for k, c in LINK_CLASS.items()}
+_LINK_PROPERTY = {k: node(p) for k, p in LINK_PROPERTY.items()}
+# result part -> (property, label property, entity types allowed)
+_PARTS = (
+    ("model", SKG.model, SKG.modelLabel, RESULT_PART_TYPES[vocab.SKG.model]),
+    ("benchmark", SKG.benchmark, SKG.benchmarkLabel, RESULT_PART_TYPES[vocab.SKG.benchmark]),
+    ("metric", SKG.metric, SKG.metricLabel, RESULT_PART_TYPES[vocab.SKG.metric]),
+)
+_FIELD = {}  # Field -> its literal, made on first use
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _ARXIV_ABS = "https://arxiv.org/abs/"
 
 log = logging.getLogger(__name__)
 
 
-def new_graph() -> Graph:
+def new_graph():
     """An empty rdflib graph with the project's prefixes bound (and no others)."""
+    from rdflib import Graph
+
     g = Graph(bind_namespaces="none")
     for prefix, namespace in PREFIXES.items():
         g.bind(prefix, namespace)
@@ -89,11 +118,15 @@ def new_graph() -> Graph:
     return g
 
 
-def _decimal(value: float | Decimal) -> Literal:
-    """An xsd:decimal in canonical form (``0.6``, ``100``), the form RDF stores keep it in."""
-    number = value if isinstance(value, Decimal) else Decimal(str(value))
-    text = format(number.normalize(), "f")
-    return Literal("0" if text in ("-0", "0") else text, datatype=XSD.decimal)
+def add_all(graph, triples: Iterable[tuple]) -> None:
+    """Add statements (pyoxigraph or rdflib terms) to an rdflib graph."""
+    for s, p, o in triples:
+        graph.add((to_rdflib(s), to_rdflib(p), to_rdflib(o)))
+
+
+def _decimal(value: float | Decimal):
+    """An rdflib xsd:decimal literal in canonical form (see :func:`scholarkg.graph.terms.decimal`)."""
+    return to_rdflib(decimal(value))
 
 
 def _is_date(text: str | None) -> bool:
@@ -106,57 +139,80 @@ def _is_date(text: str | None) -> bool:
     return True
 
 
-def _confidence(value: float) -> Literal:
-    return _decimal(Decimal(f"{min(max(value, 0.0), 1.0):.3f}"))
+def _confidence(value: float) -> ox.Literal:
+    return decimal(Decimal(f"{min(max(value, 0.0), 1.0):.3f}"))
+
+
+def _as_node(term) -> ox.NamedNode:
+    return term if isinstance(term, ox.NamedNode) else node(term)
+
+
+def _field(value: str) -> ox.Literal:
+    literal = _FIELD.get(value)
+    if literal is None:
+        literal = _FIELD[value] = Literal(value)
+    return literal
 
 
 def extractor_triples(version: str) -> Iterator[Triple]:
-    agent = iri.extractor(version)
+    agent = node(iri.extractor(version))
     yield agent, RDF.type, SKG.Extractor
     yield agent, RDFS.label, Literal(f"scholarkg extractor {version}")
     yield agent, SDO.softwareVersion, Literal(version)
 
 
+_CATEGORY_CACHE: dict[str, tuple[Triple, ...]] = {}
+
+
 def category_triples(code: str) -> Iterator[Triple]:
     """The SKOS concept of an arXiv category with its archive and group, as in the ontology."""
+    known = _CATEGORY_CACHE.get(code)
+    if known is None:
+        known = _CATEGORY_CACHE[code] = tuple(_category_triples(code))
+    yield from known
+
+
+def _category_triples(code: str) -> Iterator[Triple]:
     cat = Taxonomy.load().lookup(code)
     if cat is None:
         return
-    scheme = iri.category_scheme()
+    scheme = node(iri.category_scheme())
     nodes = (
-        (iri.category(cat.code), cat.code, cat.label, iri.archive(cat.archive)),
-        (iri.archive(cat.archive), cat.archive, cat.archive_label, iri.group(cat.group)),
-        (iri.group(cat.group), cat.group, cat.group_label, None),
+        (node(iri.category(cat.code)), cat.code, cat.label, node(iri.archive(cat.archive))),
+        (node(iri.archive(cat.archive)), cat.archive, cat.archive_label, node(iri.group(cat.group))),
+        (node(iri.group(cat.group)), cat.group, cat.group_label, None),
     )
-    for node, notation, label, broader in nodes:
-        yield node, RDF.type, SKOS.Concept
-        yield node, SKOS.inScheme, scheme
-        yield node, SKOS.notation, Literal(notation)
-        yield node, SKOS.prefLabel, Literal(label, lang="en")
+    for subject, notation, label, broader in nodes:
+        yield subject, RDF.type, SKOS.Concept
+        yield subject, SKOS.inScheme, scheme
+        yield subject, SKOS.notation, Literal(notation)
+        yield subject, SKOS.prefLabel, Literal(label, lang="en")
         if broader is not None:
-            yield node, SKOS.broader, broader
+            yield subject, SKOS.broader, broader
     yield scheme, RDF.type, SKOS.ConceptScheme
     yield scheme, SKOS.prefLabel, Literal("arXiv category taxonomy", lang="en")
-    yield iri.group(cat.group), SKOS.topConceptOf, scheme
+    yield node(iri.group(cat.group)), SKOS.topConceptOf, scheme
 
 
 def entity_triples(entity: Entity, known: Container[str] | None = None) -> Iterator[Triple]:
     """The description of one entity. With ``known`` (the keys of the entities that are
     described too), links to a family or base entity outside it are left out rather than
     pointing at a node with no type or name."""
-    node = iri.entity(entity.key)
-    yield node, RDF.type, TYPE_CLASS[entity.type]
-    yield node, SKOS.prefLabel, Literal(entity.label)
+    subject = node(iri.entity(entity.key))
+    yield subject, RDF.type, _TYPE[entity.type]
+    yield subject, SKOS.prefLabel, Literal(entity.label)
     for alias in entity.aliases:
         if alias != entity.label:
-            yield node, SKOS.altLabel, Literal(alias)
+            yield subject, SKOS.altLabel, Literal(alias)
     for prop, ref in ((SKG.variantOf, entity.parent), (SKG.derivedFrom, entity.derived_from)):
-        if not ref or iri.entity(ref) == node or (known is not None and ref not in known):
+        if not ref or ref == entity.key or (known is not None and ref not in known):
             continue
-        yield node, prop, iri.entity(ref)
+        target = node(iri.entity(ref))
+        if target != subject:
+            yield subject, prop, target
 
 
-def _paper_triples(record: Record, paper: URIRef) -> Iterator[Triple]:
+def _paper_triples(record: Record, paper: ox.NamedNode) -> Iterator[Triple]:
     yield paper, RDF.type, SKG.Paper
     yield paper, DCTERMS.title, Literal(record.title)
     yield paper, RDFS.label, Literal(record.title)
@@ -170,7 +226,7 @@ def _paper_triples(record: Record, paper: URIRef) -> Iterator[Triple]:
         yield paper, FABIO.hasPublicationYear, Literal(f"{record.year:04d}", datatype=XSD.gYear)
     if record.arxiv_id:
         yield paper, SKG.arxivId, Literal(record.arxiv_id)
-        yield paper, FOAF.page, iri.validate(_ARXIV_ABS + record.arxiv_id)
+        yield paper, FOAF.page, node(iri.validate(_ARXIV_ABS + record.arxiv_id))
     if record.doi:
         yield paper, BIBO.doi, Literal(record.doi)
     if record.journal_ref:
@@ -180,15 +236,15 @@ def _paper_triples(record: Record, paper: URIRef) -> Iterator[Triple]:
     if _is_date(record.updated):
         yield paper, DCTERMS.modified, Literal(record.updated, datatype=XSD.date)
     for author in record.authors:
-        node = iri.author(author.name)
-        yield paper, DCTERMS.creator, node
-        yield node, RDF.type, SKG.Author
-        yield node, FOAF.name, Literal(author.name)
+        person = node(iri.author(author.name))
+        yield paper, DCTERMS.creator, person
+        yield person, RDF.type, SKG.Author
+        yield person, FOAF.name, Literal(author.name)
     for code in record.categories:
-        yield paper, DCTERMS.subject, iri.category(code)
+        yield paper, DCTERMS.subject, node(iri.category(code))
         yield from category_triples(code)
     if record.primary_category:
-        yield paper, SKG.primaryCategory, iri.category(record.primary_category)
+        yield paper, SKG.primaryCategory, node(iri.category(record.primary_category))
 
 
 def record_triples(
@@ -200,89 +256,97 @@ def record_triples(
     ``resolve`` maps a mention label to its canonical entity (see :class:`scholarkg.link.Linker`).
     Entity descriptions themselves come from :func:`entity_triples`. ``provenance`` gives the
     provenance of each mention and result (default: attributed to the extractor); curation
-    uses it to mark what a correction made or changed.
+    uses it to mark what a correction made or changed. A mention or result attributed to the
+    extractor also carries the extractor's version.
     """
     key = iri.paper_key(record.arxiv_id, record.title)
-    paper = iri.paper(key)
-    agent = iri.extractor(extraction.extractor or "unknown")
+    paper = node(iri.paper(key))
+    version = extraction.extractor or "unknown"
+    agent = node(iri.extractor(version))
+    version_literal = Literal(version)
+    attributed = ((PROV.wasAttributedTo, agent),)
     if provenance is None:
-        def provenance(_item: Mention | Result) -> tuple[tuple[URIRef, URIRef], ...]:
-            return ((PROV.wasAttributedTo, agent),)
+        def provenance(_item: Mention | Result) -> tuple[tuple[ox.NamedNode, ox.NamedNode], ...]:
+            return attributed
+
+    def where_from(subject: ox.NamedNode, item: Mention | Result) -> Iterator[Triple]:
+        for predicate, source in provenance(item):
+            predicate, source = _as_node(predicate), _as_node(source)
+            yield subject, predicate, source
+            if predicate == PROV.wasAttributedTo and source == agent:
+                yield subject, SKG.extractorVersion, version_literal
+
     yield from _paper_triples(record, paper)
     if extraction.mentions or extraction.results:
         # The agent statements are attributed to is always described, whatever its version.
-        yield from extractor_triples(extraction.extractor or "unknown")
+        yield from extractor_triples(version)
 
-    strongest: dict[URIRef, Role] = {}
+    strongest: dict[str, tuple[ox.NamedNode, Role]] = {}
     for m in extraction.mentions:
         entity = resolve(m.label)
         if entity is None:
             continue
-        node = iri.entity(entity.key)
-        if node not in strongest or m.role.rank < strongest[node].rank:
-            strongest[node] = m.role
-        mention = iri.mention(key, entity.key, m.field.value, m.start, m.end)
+        target = node(iri.entity(entity.key))
+        known = strongest.get(entity.key)
+        if known is None or m.role.rank < known[1].rank:
+            strongest[entity.key] = (target, m.role)
+        mention = node(iri.mention(key, entity.key, m.field.value, m.start, m.end))
         yield paper, SKG.hasMention, mention
         yield mention, RDF.type, SKG.Mention
-        yield mention, SKG.mentionOf, node
-        yield mention, SKG.role, ROLE_PROPERTY[m.role]
-        yield mention, SKG.field, Literal(m.field.value)
+        yield mention, SKG.mentionOf, target
+        yield mention, SKG.role, _ROLE[m.role]
+        yield mention, SKG.roleName, _ROLE_NAME[m.role]
+        yield mention, SKG.field, _field(m.field.value)
         yield mention, SKG.startOffset, Literal(m.start)
         yield mention, SKG.endOffset, Literal(m.end)
         yield mention, SKG.anchorText, Literal(m.text)
         yield mention, SKG.confidence, _confidence(m.confidence)
-        for predicate, source in provenance(m):
-            yield mention, predicate, source
-    for node, role in strongest.items():
-        yield paper, ROLE_PROPERTY[role], node
+        yield from where_from(mention, m)
+    for target, role in strongest.values():
+        yield paper, _ROLE[role], target
 
     for r in extraction.results:
         if not Decimal(str(r.value)).is_finite():
             log.debug("%s: result value %s is not a number; left out", record.id, r.value)
             continue
         parts = {}
-        for prop, label in ((SKG.model, r.model), (SKG.benchmark, r.benchmark), (SKG.metric, r.metric)):
+        for part, prop, label_prop, types in _PARTS:
+            label = getattr(r, part)
             entity = resolve(label) if label else None
             if entity is None:
                 continue
-            if entity.type not in RESULT_PART_TYPES[prop]:
-                log.debug("%s: %s %r is a %s; not linked as a result's %s",
-                          record.id, prop.fragment, label, entity.type.value, prop.fragment)
+            if entity.type not in types:
+                log.debug("%s: %s %r is a %s; not linked as a result's %s", record.id, part, label, entity.type.value, part)
                 continue
-            parts[prop] = entity
-        node = iri.result(
+            parts[part] = (prop, label_prop, entity)
+        result = node(iri.result(
             key,
             r.value,
-            *(parts[p].key if p in parts else None for p in (SKG.model, SKG.benchmark, SKG.metric)),
+            *(parts[p][2].key if p in parts else None for p in ("model", "benchmark", "metric")),
             r.start,
-        )
-        yield paper, SKG.reportsResult, node
-        yield node, RDF.type, SKG.Result
-        for prop, entity in parts.items():
-            yield node, prop, iri.entity(entity.key)
-        yield node, SKG.value, _decimal(r.value)
+        ))
+        yield paper, SKG.reportsResult, result
+        yield result, RDF.type, SKG.Result
+        for prop, label_prop, entity in parts.values():
+            yield result, prop, node(iri.entity(entity.key))
+            yield result, label_prop, Literal(entity.label)
+        yield result, SKG.value, decimal(r.value)
         if r.unit:
-            yield node, SKG.unit, Literal(r.unit)
-        yield node, SKG.evidence, Literal(r.evidence)
+            yield result, SKG.unit, Literal(r.unit)
+        yield result, SKG.evidence, Literal(r.evidence)
         if (r.start, r.end) != (0, 0):  # (0, 0), the default, means the span is not known
-            yield node, SKG.field, Literal(r.field.value)
-            yield node, SKG.startOffset, Literal(r.start)
-            yield node, SKG.endOffset, Literal(r.end)
-        yield node, SKG.confidence, _confidence(r.confidence)
-        for predicate, source in provenance(r):
-            yield node, predicate, source
+            yield result, SKG.field, _field(r.field.value)
+            yield result, SKG.startOffset, Literal(r.start)
+            yield result, SKG.endOffset, Literal(r.end)
+        yield result, SKG.confidence, _confidence(r.confidence)
+        yield from where_from(result, r)
 
     for link in extraction.links:
         try:
-            node = iri.web_resource(link.url)
+            page = node(iri.web_resource(link.url))
             url = iri.validate(link.url)
         except ValueError:
             continue
-        yield paper, LINK_PROPERTY[link.kind], node
-        yield node, RDF.type, LINK_CLASS[link.kind]
-        yield node, SDO.url, Literal(str(url), datatype=XSD.anyURI)
-
-
-def add_all(graph: Graph, triples: Iterable[Triple]) -> None:
-    for triple in triples:
-        graph.add(triple)
+        yield paper, _LINK_PROPERTY[link.kind], page
+        yield page, RDF.type, _LINK_CLASS[link.kind]
+        yield page, SDO.url, Literal(str(url), datatype=XSD.anyURI)

@@ -47,6 +47,7 @@ __all__ = [
     "web_resource",
     "extractor",
     "entity_pair",
+    "coauthor_pair",
     "curation",
     "record_graph",
     "store_graph",
@@ -204,6 +205,12 @@ def extractor(version: str) -> URIRef:
 def entity_pair(label_a: str, label_b: str) -> URIRef:
     a, b = sorted((normalise_key(label_a), normalise_key(label_b)))
     return _mint("pair/" + _digest(a + "\x1f" + b, 10))
+
+
+def coauthor_pair(author_a: str, author_b: str) -> URIRef:
+    """Two authors who wrote papers together, by their IRIs (in either order)."""
+    a, b = sorted((str(author_a), str(author_b)))
+    return _mint("coauthors/" + _digest(a + "\x1f" + b, 10))
 
 
 def curation(identifier: str) -> URIRef:

@@ -44,6 +44,7 @@ class SKG(DefinedNamespace):
     Extractor: URIRef
     Curation: URIRef
     EntityPair: URIRef
+    CoauthorPair: URIRef
 
     # paper -> entity, by role
     mentions: URIRef
@@ -90,6 +91,16 @@ class SKG(DefinedNamespace):
     # precomputed co-occurrence
     pairMember: URIRef
     sharedPapers: URIRef
+    coauthor: URIRef
+
+    # precomputed for queries: copies of facts on the node a query reads them from
+    roleName: URIRef
+    extractorVersion: URIRef
+    modelLabel: URIRef
+    benchmarkLabel: URIRef
+    metricLabel: URIRef
+    firstYear: URIRef
+    latestYear: URIRef
 
 
 PREFIXES: dict[str, str] = {

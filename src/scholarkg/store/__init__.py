@@ -4,11 +4,13 @@
 
     disk.py       the store folder: Oxigraph database, manifest, lock
     manifest.py   SQLite bookkeeping that makes builds incremental and resumable
-    emit.py       per-record N-Quads (the map steps, also run by Dask workers)
-    build.py      read -> extract -> link -> emit -> write, only what changed
-    finish.py     entity descriptions, paper counts, pairs, clean-up of shared nodes
+    memory.py     the folder build's sink: an in-memory Oxigraph store and a scratch manifest
+    emit.py       per-record N-Triples text (the map steps, also run by Dask workers)
+    build.py      read -> extract -> link -> curate -> emit -> write, only what changed
+    finish.py     entities, authors, counts, pairs, curations, clean-up of shared nodes
+    snapshot.py   the sorted N-Triples and Turtle snapshot every build writes
     read.py       SPARQL, counts, exports and rdflib copies of a store
-    terms.py      RDF terms between rdflib, N-Quads and pyoxigraph
+    terms.py      pyoxigraph terms as rdflib terms
 
 >>> from scholarkg.store import build_store, GraphStore, run_store_query   # doctest: +SKIP
 >>> report = build_store(["papers.jsonl"], "papers.store")                  # doctest: +SKIP
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 from .build import BuildReport, LocalMapper, build_store
 from .disk import GraphStore, is_store
+from .memory import MemoryStore
 from .read import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, STORE_EXPORTS, export_store, run_store_query, store_graph, store_summary
 
 __all__ = [
@@ -27,6 +30,7 @@ __all__ = [
     "LocalMapper",
     "build_store",
     "GraphStore",
+    "MemoryStore",
     "is_store",
     "run_store_query",
     "store_summary",

@@ -1,24 +1,34 @@
-"""Incremental, idempotent builds into a store.
+"""One pipeline for every build: into an on-disk store, or into memory for a build folder.
 
 ::
 
-    read + dedupe        records; those whose content and extractor are unchanged are skipped
+    read + prepare       records, with the enrichment file and the curation file's pinned facts
+    dedupe               one record per paper (repeats give the kept record their authors);
+                         records whose content and extractor are unchanged are skipped
     extract   (map)      new and changed records -> extractions, staged in the manifest
     link      (reduce)   one Linker over every record of the store, in order of arrival
-    emit      (map)      records -> N-Quads, with labels resolved by that one linker
+    curate               the curation file's corrections over every record, when there is one
+    emit      (map)      records -> N-Triples text, with labels resolved by that one linker
     write                replace the graphs of records whose statements changed
-    finish               entity descriptions, paper counts and pairs, unreferenced shared nodes
+    finish               entities, authors, counts, pairs, curations, shared nodes; snapshot
+
+The target is a :class:`~scholarkg.store.disk.GraphStore` (``build --store``: incremental,
+resumable) or a :class:`~scholarkg.store.memory.MemoryStore` (``build --out``: an in-memory
+Oxigraph store and a scratch manifest, written out as files by :mod:`scholarkg.pipeline`). Both
+run exactly these stages, so both hold the same statements for the same inputs.
 
 Linking is the reduce step because the linker merges names across all records (an acronym
 in one paper, its long form in another): a record's entity IRIs depend on the others. After
 linking, the labels whose entity changed since the last build point at the records to
-rewrite, even those that are not in this build's input ("relinked"). The map steps take and
-return plain values, so :mod:`scholarkg.bulk` runs them on a Dask cluster and gets the same
-graph as this single process.
+rewrite, even those that are not in this build's input ("relinked"). A curation file acts on
+every record, so a build that applies one (or applied one last time) emits every record again;
+only those whose statements changed are rewritten. The map steps take and return plain values,
+so :mod:`scholarkg.bulk` runs them on a Dask cluster and gets the same graph as this process.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -29,10 +39,10 @@ from ..errors import Problems
 from ..graph import iri
 from ..model import Record
 from .disk import GraphStore
-from .emit import emit_batch, labels_of, source_digest
-from .manifest import unpack
+from .emit import Curated, emit_batch, labels_of, source_digest
+from .manifest import pack, unpack
 
-__all__ = ["BuildReport", "LocalMapper", "build_store"]
+__all__ = ["BuildReport", "LocalMapper", "build_store", "run_stages", "curator_for"]
 
 log = logging.getLogger(__name__)
 
@@ -48,10 +58,15 @@ class BuildReport:
     added: int = 0  # records new to the store
     updated: int = 0  # records whose statements changed
     unchanged: int = 0  # records given again with the same statements
-    relinked: int = 0  # other records rewritten because linking changed their entities
+    relinked: int = 0  # other records rewritten because linking or curation changed them
     entities: int = 0  # entity descriptions written or rewritten
     seconds: float = 0.0
     problems: Problems = field(default_factory=Problems)
+    curation: Path | None = None  # the curation file applied, if any
+    enrichment: Path | None = None  # the enrichment file merged, if any
+    statuses: list = field(default_factory=list)  # what became of each correction
+    outcome: object = None  # the curation's outcome (corrected extractions and linker), if any
+    linker: object = None  # the linker the statements were resolved with
 
     @property
     def records(self) -> int:
@@ -66,8 +81,22 @@ class LocalMapper:
         return extractor(records)
 
     def emit(self, batches: Iterable[tuple[list, dict, object]]) -> Iterator[tuple[list, object]]:
-        for pairs, resolution, context in batches:
-            yield emit_batch(pairs, resolution), context
+        for items, resolution, context in batches:
+            yield emit_batch(items, resolution), context
+
+
+def curator_for(curation: str | Path | None, enrichment: str | Path | None):
+    """What applies a build's curation and enrichment files, or None when there are neither."""
+    if curation is None and enrichment is None:
+        return None
+    from ..curate.apply import Curator
+    from ..curate.file import load_curation
+    from ..enrich.overlay import load_enrichment
+
+    return Curator(
+        load_curation(curation) if curation is not None else None,
+        load_enrichment(enrichment) if enrichment is not None else None,
+    )
 
 
 def build_store(
@@ -81,21 +110,57 @@ def build_store(
     extractor_version: str | None = None,
     batch_size: int = 2000,
     progress: Progress | None = None,
+    curation: str | Path | None = None,
+    enrichment: str | Path | None = None,
 ) -> BuildReport:
     """Add the records of ``inputs`` (files) to the store at ``store``, creating it if needed.
 
-    ``extractor`` replaces :func:`scholarkg.extract.extract_many` (same interface); records
-    are extracted again when ``extractor_version`` differs from the one that made them.
+    ``curation`` names a curation file and ``enrichment`` an arXiv enrichment file, applied as
+    :func:`scholarkg.pipeline.build` applies them. ``extractor`` replaces
+    :func:`scholarkg.extract.extract_many` (same interface); records are extracted again when
+    ``extractor_version`` differs from the one that made them.
     """
+    problems = problems if problems is not None else Problems()
+    with GraphStore(store, writable=True) as graph_store:
+        report = run_stages(
+            graph_store, inputs, format=format, problems=problems, mapper=mapper, extractor=extractor,
+            extractor_version=extractor_version, batch_size=batch_size, progress=progress,
+            curation=curation, enrichment=enrichment, snapshot=True,
+        )
+    return report
+
+
+def run_stages(
+    target,
+    inputs: Iterable[str | Path],
+    *,
+    format: str | None = None,
+    problems: Problems,
+    mapper=None,
+    extractor=None,
+    extractor_version: str | None = None,
+    batch_size: int = 2000,
+    progress: Progress | None = None,
+    curation: str | Path | None = None,
+    enrichment: str | Path | None = None,
+    snapshot: bool = False,
+) -> BuildReport:
+    """Run every stage of a build into ``target`` (a GraphStore or a MemoryStore)."""
     from ..pipeline import unique_records
     from ..readers import read_records
 
-    problems = problems if problems is not None else Problems()
-    records = unique_records(read_records([str(p) for p in inputs], problems, format=format), problems)
-    with GraphStore(store, writable=True) as graph_store:
-        builder = _Builder(graph_store, mapper or LocalMapper(), extractor, extractor_version, batch_size, progress or _no_progress)
-        report = builder.run(records)
+    curator = curator_for(curation, enrichment)
+    co_authors: dict[str, list] = {}
+    stream = read_records([str(p) for p in inputs], problems, format=format)
+    if curator is not None:
+        stream = curator.prepare(stream, problems)
+    records = unique_records(stream, problems, co_authors)
+    builder = _Builder(target, mapper or LocalMapper(), extractor, extractor_version, batch_size,
+                       progress or _no_progress, curator, problems)
+    report = builder.run(records, co_authors, snapshot=snapshot)
     report.problems = problems
+    report.curation = Path(curation) if curation is not None else None
+    report.enrichment = Path(enrichment) if enrichment is not None else None
     return report
 
 
@@ -104,26 +169,36 @@ def _no_progress(phase: str, done: int, total: int | None) -> None:
 
 
 class _Builder:
-    def __init__(self, store: GraphStore, mapper, extractor, version: str | None, batch_size: int, progress: Progress):
+    def __init__(self, target, mapper, extractor, version: str | None, batch_size: int, progress: Progress,
+                 curator, problems: Problems):
         from ..extract import EXTRACTOR_VERSION, extract_many
 
-        self.store, self.ox, self.m = store, store.ox, store.manifest
+        self.store, self.ox, self.m = target, target.ox, target.manifest
         self.mapper = mapper
         self.extractor = extractor or extract_many
         self.version = version or (EXTRACTOR_VERSION if extractor is None else "custom")
         self.agents: set[str] = set()  # extractor versions of the extractions in the store
         self.batch_size = batch_size
         self.progress = progress
-        self.report = BuildReport(store.path)
+        self.curator = curator
+        self.problems = problems
+        self.seen: set[str] = set()  # keys of the records read in this build
+        self.written: set[str] = set()  # keys of the records whose statements were rewritten
+        self.report = BuildReport(target.path)
 
-    def run(self, records: Iterator[Record]) -> BuildReport:
+    def run(self, records: Iterator[Record], co_authors: dict[str, list], *, snapshot: bool) -> BuildReport:
         start = time.monotonic()
         self.m.db.executescript("DELETE FROM staged; DROP TABLE IF EXISTS temp.targets;")
         self._extract(records)
+        self._merge_repeats(co_authors)
         linker = self._link()
-        self._emit(linker)
-        self._finish(linker)
+        outcome = self._curate(linker)
+        self._emit(outcome.linker if outcome is not None else linker, outcome)
+        self._finish(outcome.linker if outcome is not None else linker, outcome, snapshot)
         self.report.seconds = time.monotonic() - start
+        self.report.outcome = outcome
+        self.report.linker = outcome.linker if outcome is not None else linker
+        self.report.statuses = outcome.statuses if outcome is not None else []
         log.info("store %s: %d added, %d updated, %d unchanged, %d relinked", self.store.path,
                  self.report.added, self.report.updated, self.report.unchanged, self.report.relinked)
         return self.report
@@ -140,6 +215,7 @@ class _Builder:
             for record in records:
                 seen += 1
                 key = iri.paper_key(record.arxiv_id, record.title)
+                self.seen.add(key)
                 source = source_digest(record, self.version)
                 known = self.m.known(key)
                 if known and known[1] == source and known[2] is not None:
@@ -169,6 +245,29 @@ class _Builder:
         self.progress("extracting", done, done)
         log.info("read %d records, %d new or changed", seen, done)
 
+    def _merge_repeats(self, co_authors: dict[str, list]) -> None:
+        """Give each kept record the authors of the repeats of it that were dropped (several
+        profile pages listing one paper), whether it was extracted now or is stored unchanged."""
+        from ..pipeline import with_authors
+
+        for key, extra in co_authors.items():
+            row = self.m.db.execute("SELECT record FROM staged WHERE key = ?", (key,)).fetchone()
+            if row is not None:
+                record = unpack(row[0])
+                merged = with_authors(record, extra)
+                if merged is not record:
+                    self.m.db.execute("UPDATE staged SET record = ? WHERE key = ?", (pack(merged), key))
+                continue
+            row = self.m.db.execute("SELECT seq, source, record, extraction FROM records WHERE key = ?", (key,)).fetchone()
+            if row is None:
+                continue
+            record = unpack(row[2])
+            merged = with_authors(record, extra)
+            if merged is not record:  # stored, unchanged in itself, but with new co-authors
+                self.report.unchanged -= 1
+                self.m.db.execute("INSERT OR REPLACE INTO staged VALUES (?, ?, ?, ?, ?)",
+                                  (key, row[0], row[1], pack(merged), row[3]))
+
     # link -------------------------------------------------------------------------------------
 
     def _link(self):
@@ -184,22 +283,55 @@ class _Builder:
             if n % 10_000 == 0:
                 self.progress("linking", n, total)
         self.progress("linking", total, total)
-        # Records not given again whose labels now resolve differently, and records an
-        # interrupted build left half-written, are emitted again.
-        changed = []
-        for label, entity in self.m.rows("SELECT label, entity FROM resolution").fetchall():
-            resolved = linker.get(label)
-            if (resolved.key if resolved else "") != entity:
-                changed.append((label,))
-        db = self.m.db
-        db.executescript("CREATE TEMP TABLE targets (key TEXT PRIMARY KEY); CREATE TEMP TABLE changed (label TEXT PRIMARY KEY);")
-        with self.m.transaction():
-            db.executemany("INSERT INTO changed VALUES (?)", changed)
-            db.execute("INSERT OR IGNORE INTO targets SELECT key FROM record_labels WHERE label IN (SELECT label FROM changed)")
-            db.execute("INSERT OR IGNORE INTO targets SELECT key FROM records WHERE digest IS NULL")
-            db.execute("DELETE FROM targets WHERE key IN (SELECT key FROM staged)")
-        db.execute("DROP TABLE temp.changed")
         return linker
+
+    # curate -----------------------------------------------------------------------------------
+
+    def _curation_digest(self) -> str:
+        curation = self.curator.curation if self.curator is not None else None
+        if curation is None:
+            return ""
+        text = "\n".join(repr(c) for c in curation.corrections)
+        return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+    def _curate(self, linker):
+        """Apply the curation file to every record of the store; None when there is none."""
+        if self.curator is None or self.curator.curation is None:
+            return None
+        order = self.m.rows(
+            "SELECT key, seq, record, extraction FROM staged UNION ALL "
+            "SELECT key, seq, record, extraction FROM records WHERE key NOT IN (SELECT key FROM staged) ORDER BY seq"
+        ).fetchall()
+        records = [unpack(r[2]) for r in order]
+        extractions = [unpack(r[3]) for r in order]
+        for key, record in zip((r[0] for r in order), records):
+            if key not in self.seen:  # stored, not read again: its pinned facts are already in it
+                self.curator.remember(record)
+        outcome = self.curator.apply(records, extractions, linker, self.problems)
+        outcome.keys = [r[0] for r in order]
+        return outcome
+
+    def _choose_targets(self, resolver, everything: bool) -> None:
+        """The records to emit besides the staged ones: all of them when a curation file acts now or
+        did last time; otherwise those whose labels now resolve differently, and those an
+        interrupted build left half-written."""
+        db = self.m.db
+        db.executescript("CREATE TEMP TABLE targets (key TEXT PRIMARY KEY);")
+        with self.m.transaction():
+            if everything:
+                db.execute("INSERT OR IGNORE INTO targets SELECT key FROM records")
+            else:
+                changed = []
+                for label, entity in self.m.rows("SELECT label, entity FROM resolution").fetchall():
+                    resolved = resolver(label)
+                    if (resolved.key if resolved else "") != entity:
+                        changed.append((label,))
+                db.execute("CREATE TEMP TABLE changed (label TEXT PRIMARY KEY)")
+                db.executemany("INSERT INTO changed VALUES (?)", changed)
+                db.execute("INSERT OR IGNORE INTO targets SELECT key FROM record_labels WHERE label IN (SELECT label FROM changed)")
+                db.execute("INSERT OR IGNORE INTO targets SELECT key FROM records WHERE digest IS NULL")
+                db.execute("DROP TABLE temp.changed")
+            db.execute("DELETE FROM targets WHERE key IN (SELECT key FROM staged)")
 
     # emit and write ---------------------------------------------------------------------------
 
@@ -219,21 +351,34 @@ class _Builder:
                 last = rows[-1][1]
                 yield rows
 
-    def _batches(self, linker) -> Iterator[tuple[list, dict, dict]]:
+    def _batches(self, resolver, outcome) -> Iterator[tuple[list, dict, dict]]:
+        index = {key: i for i, key in enumerate(outcome.keys)} if outcome is not None else {}
         for rows in self._pages():
-            pairs = [(unpack(r[3]), unpack(r[4])) for r in rows]
-            labels = set().union(*(labels_of(e) for _, e in pairs))
-            resolution = {label: linker.get(label) for label in labels}
+            items = []
+            for r in rows:
+                if outcome is not None:
+                    i = index[r[0]]
+                    items.append((outcome.state.records[i], outcome.extractions[i],
+                                  Curated(outcome.provenance_table(i), tuple(outcome.record_triples(i)),
+                                          tuple(outcome.linked_keys(i)))))
+                else:
+                    items.append((unpack(r[3]), unpack(r[4])))
+            labels = set().union(*(labels_of(item[1]) for item in items))
+            resolution = {label: resolver(label) for label in labels}
             context = {r[0]: (r[1], r[2], r[3], r[4], bool(r[5])) for r in rows}
-            yield pairs, resolution, (context, resolution)
+            yield items, resolution, (context, resolution)
 
-    def _emit(self, linker) -> None:
+    def _emit(self, linker, outcome) -> None:
+        digest = self._curation_digest()
+        everything = bool(digest) or bool(self.m.get_meta("curation"))
+        self._choose_targets(linker.get, everything)
         total = self.m.one("SELECT COUNT(*) FROM staged") + self.m.one("SELECT COUNT(*) FROM targets")
         done = 0
-        for emissions, (context, resolution) in self.mapper.emit(self._batches(linker)):
+        for emissions, (context, resolution) in self.mapper.emit(self._batches(linker.get, outcome)):
             self._write(emissions, context, resolution)
             done += len(emissions)
             self.progress("writing", done, total)
+        self.m.set_meta("curation", digest)
 
     def _write(self, emissions, context: dict, resolution: dict) -> None:
         changed = []
@@ -257,11 +402,12 @@ class _Builder:
         payloads = {e.key: context[e.key][:4] for e in changed}
         self.m.begin_rewrite(changed, payloads)
         for e in changed:
-            graph = _node(iri.record_graph(e.key))
+            graph = _node(e.graph)
             if self.ox.contains_named_graph(graph):
                 self.ox.remove_graph(graph)
-        self._load(b"".join(e.nquads for e in changed))
+        self._load(b"".join(e.nquads() for e in changed))
         self.m.end_rewrite(changed)
+        self.written.update(e.key for e in changed)
         with self.m.transaction() as db:
             db.executemany(
                 "INSERT OR REPLACE INTO resolution VALUES (?, ?)",
@@ -280,14 +426,19 @@ class _Builder:
 
     # finish -----------------------------------------------------------------------------------
 
-    def _finish(self, linker) -> None:
+    def _finish(self, linker, outcome, snapshot: bool) -> None:
         from .finish import write_aggregates
 
-        self.report.entities = write_aggregates(self.store, linker, self.agents, self._load, self.progress)
+        self.report.entities = write_aggregates(self.store, linker, outcome, self.agents, self.written,
+                                                self._load, self.progress)
+        if snapshot:
+            from .snapshot import write_store_snapshot
+
+            self.progress("snapshot", 0, None)
+            write_store_snapshot(self.store)
 
 
 def _node(term):
     import pyoxigraph as ox
 
     return ox.NamedNode(str(term))
-

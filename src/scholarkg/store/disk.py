@@ -26,7 +26,7 @@ __all__ = ["GraphStore", "is_store", "check_store", "lock_store", "MARKER"]
 log = logging.getLogger(__name__)
 
 MARKER = "scholarkg-store.json"
-FORMAT = {"format": "scholarkg-store", "version": 1}
+FORMAT = {"format": "scholarkg-store", "version": 2}
 
 
 def is_store(path: str | Path) -> bool:

@@ -1,13 +1,18 @@
-"""The last step of a store build: what depends on all records at once.
+"""The last step of a build: what depends on all records at once.
 
 - entity descriptions (:func:`scholarkg.graph.builder.entity_triples`) of every entity a
-  record refers to, with families and base methods, and ``skg:paperCount``;
-- co-occurring pairs (``skg:EntityPair``), counted in the manifest with one SQL join;
+  record refers to, with families and base methods, ``skg:paperCount``, first and latest year,
+  and the corrections that changed them;
+- co-occurring entity pairs (``skg:EntityPair``) and co-author pairs (``skg:CoauthorPair``),
+  counted in the manifest with one SQL join each;
+- per-author paper counts and years, beside each author's name in the shared graph;
+- the curation activities (``skg:Curation``) of the corrections applied;
 - the extractor's description, and removal of shared nodes (authors, web pages, ...) that no
   record refers to any more.
 
 Each part is rewritten only where it changed, with the same protocol as records: the
-manifest forgets the old digest, the graph changes, the manifest records the new digest.
+manifest forgets the old digest, the graph changes, the manifest records the new digest. The
+text of every part is kept in the manifest's ``blocks`` for the sorted snapshot.
 """
 
 from __future__ import annotations
@@ -17,41 +22,84 @@ import itertools
 from collections.abc import Callable, Iterable
 
 from ..graph import iri
-from ..graph.cooccurrence import MIN_SHARED, pair_triples, paper_count_triples
-from .emit import ENTITIES, PAIRS, SHARED
-from .terms import nquads
+from ..graph.cooccurrence import MIN_SHARED, coauthor_triples, count_triples, pair_triples
+from .emit import CURATIONS, ENTITIES, PAIRS, SHARED, as_nquads, ntriples
+from .manifest import pack_text
 
-__all__ = ["write_aggregates", "remove_subjects"]
+__all__ = ["write_aggregates", "remove_subjects", "unit_of"]
 
 _CHUNK = 5000
+_SKG = "https://w3id.org/scholarkg/ontology#"
+_AGGREGATES = (_SKG + "paperCount", _SKG + "firstYear", _SKG + "latestYear")
 
 
-def remove_subjects(ox, graph, subjects: Iterable[str]) -> None:
-    """Remove every statement of ``graph`` whose subject is one of ``subjects`` (IRIs)."""
+def unit_of(subject: str) -> str:
+    """The sort key of a subject's block inside a shared graph: its statements' common start,
+    so that blocks in this order give the graph's lines in sorted order."""
+    return f"<{subject}> "
+
+
+def remove_subjects(ox, graph, subjects: Iterable[str], predicates: Iterable[str] | None = None) -> None:
+    """Remove every statement of ``graph`` whose subject is one of ``subjects`` (IRIs), or only
+    those with one of ``predicates``."""
     import pyoxigraph
 
-    node = pyoxigraph.NamedNode(str(graph))
+    where = pyoxigraph.NamedNode(str(graph))
+    wanted = [pyoxigraph.NamedNode(p) for p in predicates] if predicates is not None else [None]
     for subject in subjects:
-        for quad in list(ox.quads_for_pattern(pyoxigraph.NamedNode(subject), None, None, node)):
-            ox.remove(quad)
+        node = pyoxigraph.NamedNode(subject)
+        for predicate in wanted:
+            for quad in list(ox.quads_for_pattern(node, predicate, None, where)):
+                ox.remove(quad)
 
 
-def _lines(triples, graph) -> bytes:
-    return ("\n".join(sorted(set(nquads(triples, lambda _subject: graph)))) + "\n").encode("utf-8")
+def _text(triples) -> bytes:
+    return "".join(ntriples(triples)).encode("utf-8")
 
 
-def write_aggregates(store, linker, agents: set[str], load: Callable[[bytes], None], progress) -> int:
-    """Bring entities, pairs and shared nodes up to date; returns the entity descriptions written.
+def _digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
-    ``agents`` are the versions of the extractors that made the extractions in the store.
+
+def write_aggregates(store, linker, outcome, agents: set[str], written: set[str], load: Callable[[bytes], None], progress) -> int:
+    """Bring entities, pairs, authors, curations and shared nodes up to date; returns the entity
+    descriptions written.
+
+    ``linker`` resolves labels (the curated one when a curation file applies), ``agents`` are the
+    versions of the extractors that made the extractions in the store, ``written`` the keys of
+    the records rewritten by this build.
     """
-    written = _entities(store, linker, load, progress)
+    count = _entities(store, linker, outcome, load, progress)
     _pairs(store, load)
-    _shared(store, agents, load)
-    return written
+    _coauthors(store, load)
+    touched = _authors(store, load)
+    _shared(store, agents, written, touched, load)
+    _curations(store, outcome, load)
+    return count
 
 
-def _entities(store, linker, load, progress) -> int:
+class _Blocks:
+    """Buffered writes of blocks to the manifest."""
+
+    def __init__(self, manifest, graph: str):
+        self.m, self.graph = manifest, graph
+        self.put: list[tuple[str, str, bytes]] = []
+        self.gone: list[tuple[str, str]] = []
+
+    def set(self, subject: str, text: bytes) -> None:
+        self.put.append((self.graph, unit_of(subject), pack_text(text)))
+
+    def drop(self, subject: str) -> None:
+        self.gone.append((self.graph, unit_of(subject)))
+
+    def save(self) -> None:
+        with self.m.transaction() as db:
+            db.executemany("DELETE FROM blocks WHERE graph = ? AND unit = ?", self.gone)
+            db.executemany("INSERT OR REPLACE INTO blocks VALUES (?, ?, ?)", self.put)
+        self.put, self.gone = [], []
+
+
+def _entities(store, linker, outcome, load, progress) -> int:
     from ..graph.builder import entity_triples
     from ..pipeline import described_keys
 
@@ -59,47 +107,113 @@ def _entities(store, linker, load, progress) -> int:
     by_key = {e.key: e for e in linker.entities()}
     used = {key for (key,) in m.rows("SELECT DISTINCT entity FROM record_entities") if key in by_key}
     keep = described_keys(by_key, used)
-    counts = dict(m.rows("SELECT entity, COUNT(*) FROM record_entities WHERE named = 1 GROUP BY entity"))
+    counts = {key: (n, first, latest) for key, n, first, latest in m.rows(
+        "SELECT e.entity, COUNT(*), MIN(r.year), MAX(r.year) FROM record_entities e JOIN records r USING (key) "
+        "WHERE e.named = 1 GROUP BY e.entity")}
     stored = dict(m.rows("SELECT key, digest FROM entities"))
     gone = sorted(set(stored) - keep)
+    blocks = _Blocks(m, ENTITIES)
     written = 0
     for chunk in _chunks(sorted(keep), _CHUNK):
         rows, parts = [], []
         for key in chunk:
-            triples = itertools.chain(entity_triples(by_key[key]), paper_count_triples(key, counts[key]) if key in counts else ())
-            data = _lines(triples, ENTITIES)
-            digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+            parts_of = [entity_triples(by_key[key], known=keep)]
+            if key in counts:
+                parts_of.append(count_triples(iri.entity(key), *counts[key]))
+            if outcome is not None:
+                parts_of.append(outcome.entity_triples(key))
+            data = _text(itertools.chain(*parts_of))
+            digest = _digest(data)
             if stored.get(key) != digest:
                 rows.append((key, digest))
                 parts.append(data)
+                blocks.set(str(iri.entity(key)), data)
         _replace(store, "DELETE FROM entities WHERE key = ?", "INSERT INTO entities VALUES (?, ?)",
-                 ENTITIES, [k for k, _ in rows if k in stored], rows, b"".join(parts), load, iri.entity)
+                 ENTITIES, [k for k, _ in rows if k in stored], rows, as_nquads(b"".join(parts), ENTITIES), load, iri.entity)
+        blocks.save()
         written += len(rows)
         progress("entities", written, None)
+    for key in gone:
+        blocks.drop(str(iri.entity(key)))
     _replace(store, "DELETE FROM entities WHERE key = ?", None, ENTITIES, gone, [], b"", load, iri.entity)
+    blocks.save()
     return written
 
 
-def _pairs(store, load) -> None:
+def _counted_pairs(store, table: str, select: str, params: tuple, describe, to_iri, load) -> None:
+    """Replace the pairs in ``table`` (a, b, papers) that ``select`` now counts differently."""
     db = store.manifest.db
     db.execute("DROP TABLE IF EXISTS temp.new_pairs")
-    db.execute(
-        "CREATE TEMP TABLE new_pairs AS SELECT a.entity AS a, b.entity AS b, COUNT(*) AS papers "
+    db.execute(f"CREATE TEMP TABLE new_pairs AS {select}", params)
+    stale = db.execute(f"SELECT a, b FROM (SELECT a, b, papers FROM {table} EXCEPT SELECT a, b, papers FROM new_pairs)").fetchall()
+    fresh = db.execute(f"SELECT a, b, papers FROM new_pairs EXCEPT SELECT a, b, papers FROM {table} ORDER BY a, b").fetchall()
+    db.execute("DROP TABLE temp.new_pairs")
+    blocks = _Blocks(store.manifest, PAIRS)
+    for a, b in stale:
+        blocks.drop(str(to_iri(a, b)))
+    _replace(store, f"DELETE FROM {table} WHERE a = ? AND b = ?", None, PAIRS, stale, [], b"", load, lambda ab: to_iri(*ab))
+    blocks.save()
+    for chunk in _chunks(fresh, _CHUNK):
+        parts = []
+        for a, b, n in chunk:
+            data = _text(describe(a, b, n))
+            parts.append(data)
+            blocks.set(str(to_iri(a, b)), data)
+        _replace(store, None, f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?)", PAIRS, [], chunk,
+                 as_nquads(b"".join(parts), PAIRS), load, None)
+        blocks.save()
+
+
+def _pairs(store, load) -> None:
+    _counted_pairs(
+        store, "pairs",
+        "SELECT a.entity AS a, b.entity AS b, COUNT(*) AS papers "
         "FROM record_entities a JOIN record_entities b ON a.key = b.key AND a.entity < b.entity "
         "WHERE a.named = 1 AND b.named = 1 GROUP BY a.entity, b.entity HAVING COUNT(*) >= ?",
-        (MIN_SHARED,),
+        (MIN_SHARED,), pair_triples, iri.entity_pair, load,
     )
-    stale = db.execute("SELECT a, b FROM (SELECT a, b, papers FROM pairs EXCEPT SELECT a, b, papers FROM new_pairs)").fetchall()
-    fresh = db.execute("SELECT a, b, papers FROM new_pairs EXCEPT SELECT a, b, papers FROM pairs ORDER BY a, b").fetchall()
-    db.execute("DROP TABLE temp.new_pairs")
-    _replace(store, "DELETE FROM pairs WHERE a = ? AND b = ?", None, PAIRS, stale, [], b"", load, lambda ab: iri.entity_pair(*ab))
+
+
+def _coauthors(store, load) -> None:
+    _counted_pairs(
+        store, "coauthors",
+        "SELECT a.author AS a, b.author AS b, COUNT(*) AS papers "
+        "FROM record_authors a JOIN record_authors b ON a.key = b.key AND a.author < b.author "
+        "GROUP BY a.author, b.author",
+        (), coauthor_triples, iri.coauthor_pair, load,
+    )
+
+
+def _authors(store, load) -> set[str]:
+    """Per-author paper counts and years, in the shared graph beside the author's name; returns
+    the authors whose statements changed."""
+    db = store.manifest.db
+    db.execute("DROP TABLE IF EXISTS temp.new_authors")
+    db.execute(
+        "CREATE TEMP TABLE new_authors AS SELECT a.author AS subject, COUNT(*) AS papers, MIN(r.year) AS first, "
+        "MAX(r.year) AS latest FROM record_authors a JOIN records r USING (key) GROUP BY a.author"
+    )
+    stale = [s for (s,) in db.execute(
+        "SELECT subject FROM (SELECT * FROM authors EXCEPT SELECT * FROM new_authors)").fetchall()]
+    fresh = db.execute("SELECT * FROM new_authors EXCEPT SELECT * FROM authors ORDER BY subject").fetchall()
+    db.execute("DROP TABLE temp.new_authors")
+    if stale:
+        remove_subjects(store.ox, SHARED, stale, _AGGREGATES)
+        with store.manifest.transaction() as tx:
+            tx.executemany("DELETE FROM authors WHERE subject = ?", ((s,) for s in stale))
     for chunk in _chunks(fresh, _CHUNK):
-        data = b"".join(_lines(pair_triples(a, b, n), PAIRS) for a, b, n in chunk)
-        _replace(store, None, "INSERT OR REPLACE INTO pairs VALUES (?, ?, ?)", PAIRS, [], chunk, data, load, None)
+        data = _text(itertools.chain.from_iterable(count_triples(s, n, first, latest) for s, n, first, latest in chunk))
+        load(as_nquads(data, SHARED))
+        with store.manifest.transaction() as tx:
+            tx.executemany("INSERT OR REPLACE INTO authors VALUES (?, ?, ?, ?)", chunk)
+    return set(stale) | {row[0] for row in fresh}
 
 
-def _shared(store, agents: set[str], load) -> None:
-    """Describe the extractors, and drop shared nodes that no record refers to."""
+def _shared(store, agents: set[str], written: set[str], touched: set[str], load) -> None:
+    """Describe the extractors, drop shared nodes that no record refers to, and keep the text of
+    every shared node that changed."""
+    import pyoxigraph
+
     from ..graph.builder import extractor_triples
 
     m = store.manifest
@@ -108,16 +222,59 @@ def _shared(store, agents: set[str], load) -> None:
         db.execute("DELETE FROM record_shared WHERE key = ''")
         db.executemany("INSERT INTO record_shared VALUES ('', ?)", ((n,) for n in nodes))
         db.executemany("INSERT OR IGNORE INTO shared VALUES (?)", ((n,) for n in nodes))
-    load(b"".join(_lines(extractor_triples(version), SHARED) for version in sorted(agents)))
+    load(as_nquads(_text(itertools.chain.from_iterable(extractor_triples(v) for v in sorted(agents))), SHARED))
     orphans = [s for (s,) in m.rows("SELECT subject FROM shared WHERE subject NOT IN (SELECT subject FROM record_shared)").fetchall()]
+    blocks = _Blocks(m, SHARED)
     if orphans:
         remove_subjects(store.ox, SHARED, orphans)
         with m.transaction() as db:
             db.executemany("DELETE FROM shared WHERE subject = ?", ((s,) for s in orphans))
+        for subject in orphans:
+            blocks.drop(subject)
+    changed = set(touched) | set(nodes)
+    for chunk in _chunks(sorted(written), _CHUNK):
+        marks = ",".join("?" * len(chunk))
+        changed.update(s for (s,) in m.rows(f"SELECT DISTINCT subject FROM record_shared WHERE key IN ({marks})", tuple(chunk)))
+    changed -= set(orphans)
+    graph = pyoxigraph.NamedNode(SHARED)
+    for subject in sorted(changed):
+        quads = store.ox.quads_for_pattern(pyoxigraph.NamedNode(subject), None, None, graph)
+        blocks.set(subject, _text((q.subject, q.predicate, q.object) for q in quads))
+        if len(blocks.put) >= _CHUNK:
+            blocks.save()
+    blocks.save()
+
+
+def _curations(store, outcome, load) -> None:
+    """The curation activities of the corrections the build applied (none without a curation file)."""
+    m = store.manifest
+    by_subject: dict[str, list] = {}
+    if outcome is not None:
+        for triple in outcome.activity_triples():
+            by_subject.setdefault(triple[0].value, []).append(triple)
+    texts = {subject: _text(triples) for subject, triples in by_subject.items()}
+    stored = dict(m.rows("SELECT subject, digest FROM curations"))
+    stale = sorted(s for s in stored if s not in texts or stored[s] != _digest(texts[s]))
+    fresh = sorted(s for s in texts if stored.get(s) != _digest(texts[s]))
+    blocks = _Blocks(m, CURATIONS)
+    if stale:
+        remove_subjects(store.ox, CURATIONS, stale)
+        with m.transaction() as db:
+            db.executemany("DELETE FROM curations WHERE subject = ?", ((s,) for s in stale))
+        for subject in stale:
+            blocks.drop(subject)
+    if fresh:
+        load(as_nquads(b"".join(texts[s] for s in fresh), CURATIONS))
+        with m.transaction() as db:
+            db.executemany("INSERT OR REPLACE INTO curations VALUES (?, ?)", ((s, _digest(texts[s])) for s in fresh))
+        for subject in fresh:
+            blocks.set(subject, texts[subject])
+    blocks.save()
 
 
 def _replace(store, forget_sql, remember_sql, graph, old_keys, new_rows, data: bytes, load, to_iri) -> None:
-    """Forget ``old_keys`` in the manifest, remove their statements, load ``data``, remember ``new_rows``."""
+    """Forget ``old_keys`` in the manifest, remove their statements, load ``data`` (N-Quads),
+    remember ``new_rows``."""
     m = store.manifest
     if old_keys:
         with m.transaction() as db:

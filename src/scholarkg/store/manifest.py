@@ -5,15 +5,21 @@ what to rewrite without reading the graph back:
 
 - ``records``: per record key its order of arrival (``seq``, the order the linker sees the
   records in), a digest of its source content, the digest of its statements as written
-  (``digest``; NULL while they are being rewritten), and the record and its extraction
-  (pickled, compressed) so that linking can be redone over the whole store;
+  (``digest``; NULL while they are being rewritten), the record and its extraction
+  (pickled, compressed) so that linking can be redone over the whole store, and its year;
 - ``record_labels``, ``resolution``: the labels each record's mentions carry and the entity
   each label resolved to when last written, to find the records a new linking affects;
 - ``record_entities``: the entities each record names or refers to (paper counts, pairs,
   and which entity descriptions the graph needs);
 - ``record_shared``, ``shared``: subjects in the shared graph and the records that refer to
   them, so that an author no record names any more is removed;
-- ``entities``, ``pairs``: digests of entity descriptions and the co-occurrence counts written.
+- ``record_authors``: the authors of each paper (paper counts, years, co-author pairs);
+- ``entities``, ``pairs``, ``coauthors``, ``authors``, ``curations``: digests or counts of what
+  the last build wrote for entities, entity pairs, co-author pairs, authors and curations;
+- ``blocks``: the sorted N-Triples text of every part of the graph (a record's graph, or one
+  subject of a shared graph), compressed, from which a build writes the sorted snapshot files
+  (:func:`scholarkg.store.snapshot.write_snapshot`) without reading the graph back;
+- ``meta``: facts about the last build (the curation file it applied).
 
 A record's statements are rewritten in three steps: its row is written with ``digest`` NULL,
 the graph is changed, and ``digest`` is set. An interruption anywhere leaves rows whose
@@ -30,12 +36,12 @@ from pathlib import Path
 
 from ..errors import StoreError
 
-__all__ = ["Manifest", "pack", "unpack"]
+__all__ = ["Manifest", "pack", "unpack", "pack_text", "unpack_text"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
     key TEXT PRIMARY KEY, seq INTEGER NOT NULL, source TEXT NOT NULL, digest TEXT,
-    record BLOB NOT NULL, extraction BLOB NOT NULL);
+    record BLOB NOT NULL, extraction BLOB NOT NULL, year INTEGER);
 CREATE TABLE IF NOT EXISTS record_labels (key TEXT NOT NULL, label TEXT NOT NULL, PRIMARY KEY (key, label)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS record_labels_by_label ON record_labels (label);
 CREATE TABLE IF NOT EXISTS resolution (label TEXT PRIMARY KEY, entity TEXT NOT NULL) WITHOUT ROWID;
@@ -44,9 +50,16 @@ CREATE TABLE IF NOT EXISTS record_entities (
 CREATE INDEX IF NOT EXISTS record_entities_by_entity ON record_entities (entity);
 CREATE TABLE IF NOT EXISTS record_shared (key TEXT NOT NULL, subject TEXT NOT NULL, PRIMARY KEY (key, subject)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS record_shared_by_subject ON record_shared (subject);
+CREATE TABLE IF NOT EXISTS record_authors (key TEXT NOT NULL, author TEXT NOT NULL, PRIMARY KEY (key, author)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS record_authors_by_author ON record_authors (author);
 CREATE TABLE IF NOT EXISTS shared (subject TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS entities (key TEXT PRIMARY KEY, digest TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS pairs (a TEXT NOT NULL, b TEXT NOT NULL, papers INTEGER NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS coauthors (a TEXT NOT NULL, b TEXT NOT NULL, papers INTEGER NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS authors (subject TEXT PRIMARY KEY, papers INTEGER NOT NULL, first INTEGER, latest INTEGER) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS curations (subject TEXT PRIMARY KEY, digest TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS blocks (graph TEXT NOT NULL, unit TEXT NOT NULL, text BLOB NOT NULL, PRIMARY KEY (graph, unit)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TEMP TABLE IF NOT EXISTS staged (
     key TEXT PRIMARY KEY, seq INTEGER NOT NULL, source TEXT NOT NULL, record BLOB NOT NULL, extraction BLOB NOT NULL);
 """
@@ -54,6 +67,14 @@ CREATE TEMP TABLE IF NOT EXISTS staged (
 
 def pack(value) -> bytes:
     return zlib.compress(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), 1)
+
+
+def pack_text(text: bytes) -> bytes:
+    return zlib.compress(text, 1)
+
+
+def unpack_text(data: bytes) -> bytes:
+    return zlib.decompress(data)
 
 
 def unpack(data: bytes):
@@ -68,7 +89,7 @@ class Manifest:
 
     def __init__(self, path: Path):
         try:
-            self.db = sqlite3.connect(str(path), isolation_level=None)
+            self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("PRAGMA temp_store=FILE")
@@ -121,19 +142,29 @@ class Manifest:
         with self.transaction():
             for e in emissions:
                 seq, source, record, extraction = payloads[e.key]
-                self.db.execute("INSERT OR REPLACE INTO records VALUES (?, ?, ?, NULL, ?, ?)", (e.key, seq, source, record, extraction))
-                for table in ("record_labels", "record_entities", "record_shared"):
+                self.db.execute("INSERT OR REPLACE INTO records VALUES (?, ?, ?, NULL, ?, ?, ?)",
+                                (e.key, seq, source, record, extraction, e.year))
+                for table in ("record_labels", "record_entities", "record_shared", "record_authors"):
                     self.db.execute(f"DELETE FROM {table} WHERE key = ?", (e.key,))
                 self.db.executemany("INSERT INTO record_labels VALUES (?, ?)", ((e.key, x) for x in e.labels))
                 named = set(e.named)
                 self.db.executemany("INSERT INTO record_entities VALUES (?, ?, ?)", ((e.key, x, int(x in named)) for x in e.referenced))
-                self.db.executemany("INSERT INTO record_shared VALUES (?, ?)", ((e.key, x) for x in e.shared))
+                self.db.executemany("INSERT INTO record_shared VALUES (?, ?)", ((e.key, x) for x in e.subjects))
+                self.db.executemany("INSERT INTO record_authors VALUES (?, ?)", ((e.key, x) for x in e.authors))
 
     def end_rewrite(self, emissions) -> None:
-        """Step 3 of a rewrite: the statements are in the graph."""
+        """Step 3 of a rewrite: the statements are in the graph; their text is kept for snapshots."""
         with self.transaction():
             self.db.executemany("UPDATE records SET digest = ? WHERE key = ?", ((e.digest, e.key) for e in emissions))
-            self.db.executemany("INSERT OR IGNORE INTO shared VALUES (?)", ((s,) for e in emissions for s in e.shared))
+            self.db.executemany("INSERT OR IGNORE INTO shared VALUES (?)", ((s,) for e in emissions for s in e.subjects))
+            self.db.executemany("INSERT OR REPLACE INTO blocks VALUES (?, '', ?)", ((e.graph, pack_text(e.own)) for e in emissions))
+
+    def get_meta(self, name: str, default: str = "") -> str:
+        value = self.one("SELECT value FROM meta WHERE name = ?", (name,))
+        return default if value is None else value
+
+    def set_meta(self, name: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (name, value))
 
     def keep_payload(self, key: str, payload: tuple[int, str, bytes, bytes]) -> None:
         """A record whose source changed but whose statements did not: keep the new content."""

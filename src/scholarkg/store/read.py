@@ -127,8 +127,9 @@ SELECT DISTINCT ?concept ?notation WHERE { ?paper dcterms:subject ?concept . OPT
 """
 
 
-def store_summary(store: GraphStore) -> dict:
-    """The counts of :func:`scholarkg.pipeline.summarise`, computed by Oxigraph."""
+def store_summary(store) -> dict:
+    """The counts of :func:`scholarkg.pipeline.summarise`, computed by Oxigraph (of a store on
+    disk or in memory)."""
     from ..model import EntityType
 
     counts = {}
@@ -170,20 +171,24 @@ def store_graph(store: GraphStore, *, max_triples: int = DEFAULT_MAX_TRIPLES) ->
 def export_store(store: GraphStore, format: str, output) -> None:
     """Stream the store to ``output`` (a binary file object) as Turtle, N-Triples, N-Quads or TriG.
 
-    Turtle and N-Triples hold the union of the graphs; N-Quads and TriG keep one graph per
-    record. Oxigraph returns statements in index order, which depends only on the content,
-    so the same store gives the same bytes.
+    Turtle and N-Triples hold the union of the graphs, copied from the sorted snapshot the last
+    build left (:mod:`scholarkg.store.snapshot`): the same bytes as ``build --out`` writes for
+    the same inputs. N-Quads and TriG keep one graph per record, written by Oxigraph from its
+    indexes (whose order depends only on the content, so the same store gives the same bytes).
     """
     import pyoxigraph as ox
 
-    from ..graph.vocab import PREFIXES
+    from .snapshot import SNAPSHOT_FILES, copy_file, snapshot_path, turtle_prefixes
 
     if format not in STORE_EXPORTS:
         raise UsageError(f"format {format!r} is not streamed from a store (streamed: {', '.join(STORE_EXPORTS)})")
-    kind = {"turtle": ox.RdfFormat.TURTLE, "ntriples": ox.RdfFormat.N_TRIPLES, "nquads": ox.RdfFormat.N_QUADS, "trig": ox.RdfFormat.TRIG}[format]
-    statements = store.ox if format in ("nquads", "trig") else (quad.triple for quad in store.ox)
-    prefixes = dict(PREFIXES) if format in ("turtle", "trig") else None
     try:
+        if format in SNAPSHOT_FILES and snapshot_path(store.path, format).is_file():
+            copy_file(snapshot_path(store.path, format), output)
+            return
+        kind = {"turtle": ox.RdfFormat.TURTLE, "ntriples": ox.RdfFormat.N_TRIPLES, "nquads": ox.RdfFormat.N_QUADS, "trig": ox.RdfFormat.TRIG}[format]
+        statements = store.ox if format in ("nquads", "trig") else (quad.triple for quad in store.ox)
+        prefixes = turtle_prefixes() if format in ("turtle", "trig") else None
         ox.serialize(statements, output, kind, prefixes=prefixes)
     except BrokenPipeError:
         raise

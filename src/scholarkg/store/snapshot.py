@@ -1,0 +1,99 @@
+"""Sorted snapshots of a graph: the N-Triples and Turtle files every build writes.
+
+A build keeps the text of each part of its graph in the manifest's ``blocks`` (a record's
+graph, or one subject of a shared graph, as sorted N-Triples lines). Written one after the
+other, in the order of their graph's IRI and then their subject, they give every statement
+once, graph by graph and sorted inside each graph, with all the statements of a subject
+together. The same blocks give the same bytes, whatever the order the records were read in.
+
+- N-Triples: the blocks themselves (``str()`` of pyoxigraph terms, the form pyoxigraph's
+  N-Triples writer writes);
+- Turtle: those statements, in that order, written by pyoxigraph's Turtle writer with the
+  project's prefixes.
+
+``build --out`` writes them as ``graph.nt`` and ``graph.ttl``; ``build --store`` writes them
+into ``STORE/snapshot/`` at the end of each build, and ``export --store`` copies them.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+__all__ = [
+    "write_ntriples",
+    "write_turtle",
+    "write_store_snapshot",
+    "snapshot_path",
+    "sorted_statements",
+    "turtle_prefixes",
+    "copy_file",
+    "SNAPSHOT_FILES",
+]
+
+SNAPSHOT_FILES = {"ntriples": "graph.nt", "turtle": "graph.ttl"}
+
+
+def turtle_prefixes() -> dict[str, str]:
+    """The prefixes Turtle is written with: the project's, and ``arxivcat`` for categories."""
+    from ..graph import iri
+    from ..graph.vocab import PREFIXES
+
+    prefixes = dict(PREFIXES)
+    prefixes["arxivcat"] = str(iri.category("x"))[:-1]
+    return dict(sorted(prefixes.items()))
+
+
+def write_ntriples(manifest, output: IO[bytes]) -> int:
+    """Write every block of ``manifest`` to ``output`` in snapshot order; returns the bytes written."""
+    from .manifest import unpack_text
+
+    size = 0
+    for (text,) in manifest.rows("SELECT text FROM blocks ORDER BY graph, unit"):
+        data = unpack_text(text)
+        output.write(data)
+        size += len(data)
+    return size
+
+
+def write_turtle(ntriples: str | Path, output: IO[bytes]) -> None:
+    """The statements of the N-Triples file ``ntriples``, in its order, as Turtle."""
+    import pyoxigraph as ox
+
+    ox.serialize(ox.parse(path=str(ntriples), format=ox.RdfFormat.N_TRIPLES), output, ox.RdfFormat.TURTLE,
+                 prefixes=turtle_prefixes())
+
+
+def sorted_statements(ntriples: str | Path) -> Iterator:
+    """The statements of a snapshot (a build folder's ``graph.nt`` or a store's snapshot), in
+    snapshot order, as pyoxigraph triples."""
+    import pyoxigraph as ox
+
+    for quad in ox.parse(path=str(ntriples), format=ox.RdfFormat.N_TRIPLES):
+        yield quad.triple
+
+
+def snapshot_path(store_path: str | Path, format: str) -> Path:
+    return Path(store_path) / "snapshot" / SNAPSHOT_FILES[format]
+
+
+def write_store_snapshot(store) -> None:
+    """Rewrite ``STORE/snapshot/graph.nt`` and ``graph.ttl`` from the store's manifest."""
+    from ..fileio import atomic_write
+
+    folder = Path(store.path) / "snapshot"
+    folder.mkdir(exist_ok=True)
+    nt = folder / SNAPSHOT_FILES["ntriples"]
+    with atomic_write(nt, "wb") as fh:
+        write_ntriples(store.manifest, fh)
+    with atomic_write(folder / SNAPSHOT_FILES["turtle"], "wb") as fh:
+        write_turtle(nt, fh)
+
+
+def copy_file(path: str | Path, output: IO[bytes]) -> int:
+    """Copy a file to ``output`` as it is; returns its size."""
+    with open(path, "rb") as fh:
+        shutil.copyfileobj(fh, output, 1 << 20)
+    return Path(path).stat().st_size

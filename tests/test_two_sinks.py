@@ -1,0 +1,141 @@
+"""One pipeline, two sinks: `build --out` and `build --store` give the same graph for the same
+inputs, with and without a curation file and an enrichment file: the same N-Quads, the same
+N-Triples and Turtle bytes, the same summary."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+
+import pyoxigraph as ox
+import pytest
+
+from scholarkg.pipeline import build
+from scholarkg.store import GraphStore, export_store, store_summary
+
+# Corrections of every kind the seed's papers give something to act on.
+CURATION = """
+[[correction]]
+action = "add"
+paper = "Agents' Last Exam"
+entity = "Agents' Last Exam"
+type = "Benchmark"
+role = "introduces"
+aliases = ["ALE"]
+
+[[correction]]
+action = "add"
+paper = "Agents' Last Exam"
+entity = "Long-Horizon Agent Evaluation"
+type = "Task"
+role = "evaluatesOn"
+note = "a link whose name is not in the text"
+
+[[correction]]
+action = "retype"
+entity = "BrowseComp"
+type = "Dataset"
+
+[[correction]]
+action = "alias"
+entity = "GRPO"
+alias = "Group Relative PO"
+
+[[correction]]
+action = "drop"
+entity = "Qwen 3-4B"
+
+[[correction]]
+action = "paper"
+paper = "Agents' Last Exam"
+doi = "10.1000/ale"
+
+[[correction]]
+action = "rename"
+entity = "No Such Entity Anywhere"
+label = "Still Nothing"
+note = "stale: reported at every build, the same in both"
+"""
+
+
+def _quads(store) -> list[str]:
+    buffer = io.BytesIO()
+    store.dump(buffer, ox.RdfFormat.N_QUADS)
+    return sorted(buffer.getvalue().decode("utf-8").splitlines())
+
+
+def _export(path, fmt) -> bytes:
+    buffer = io.BytesIO()
+    with GraphStore(path) as store:
+        export_store(store, fmt, buffer)
+    return buffer.getvalue()
+
+
+def _inputs(tmp_path, seed_path, curation: bool, enrichment: bool):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    seed = shutil.copy(seed_path, folder / "papers.txt")
+    if curation:
+        (folder / "papers.curation.toml").write_text(CURATION, encoding="utf-8")
+    if enrichment:
+        entry = {"match": {"arxiv_id": None, "title": "Agents' Last Exam"}, "by": "title", "arxiv_id": "2601.99999",
+                 "title": "Agents' Last Exam", "authors": ["Maojia Song", "Ada Lovelace", "Alan Turing"],
+                 "categories": ["cs.AI", "cs.CL"], "primary_category": "cs.AI", "published": "2026-01-05",
+                 "updated": "2026-01-07", "doi": None, "journal_ref": "Journal of Tests 1 (2026)"}
+        (folder / "papers.enrichment.jsonl").write_text(json.dumps(entry, sort_keys=True) + "\n", encoding="utf-8")
+    return seed
+
+
+@pytest.mark.parametrize("curation, enrichment", [(False, False), (True, False), (True, True)],
+                         ids=["extractor-only", "curated", "curated-enriched"])
+def test_folder_and_store_builds_hold_the_same_graph(tmp_path, seed_path, cli, curation, enrichment):
+    seed = _inputs(tmp_path, seed_path, curation, enrichment)
+    out, store = tmp_path / "out", tmp_path / "s.store"
+    folder = cli("build", seed, "--out", out)
+    stored = cli("build", seed, "--store", store)
+    assert folder.exit_code == 0 and stored.exit_code == 0, folder.output + stored.output
+
+    # What each command printed about the graph is the same.
+    def tail(text):
+        return text[text.index("papers "):]
+    assert tail(stored.stdout) == tail(folder.stdout)
+    if curation:
+        assert "correction 7" in stored.stdout and "stale" in stored.stdout
+
+    # The same files, byte for byte, from the folder and from the store's export.
+    assert _export(store, "ntriples") == (out / "graph.nt").read_bytes()
+    assert _export(store, "turtle") == (out / "graph.ttl").read_bytes()
+
+    # The same statements in the same named graphs: the in-memory sink and the on-disk one.
+    in_memory = build([seed], curation=seed.with_name("papers.curation.toml") if curation else None,
+                      enrichment=seed.with_name("papers.enrichment.jsonl") if enrichment else None)
+    with GraphStore(store) as opened:
+        on_disk = _quads(opened.ox)
+        assert store_summary(opened)["triples"] == in_memory.summary["triples"] == len(on_disk)
+    assert on_disk == _quads(in_memory.store.ox)
+    assert len({line.rsplit(" ", 2)[0] for line in on_disk}) == len(on_disk)  # each statement in one graph
+    nt_lines = (out / "graph.nt").read_text(encoding="utf-8").splitlines()
+    assert sorted(nt_lines) == sorted(line.rsplit(" ", 2)[0] + " ." for line in on_disk)
+
+
+def test_curation_changes_reach_a_store_and_leave_it_when_removed(tmp_path, seed_path, cli):
+    seed = _inputs(tmp_path, seed_path, curation=True, enrichment=False)
+    curation = seed.with_name("papers.curation.toml")
+    store = tmp_path / "s.store"
+    assert cli("build", seed, "--store", store, "--no-curation").exit_code == 0
+    plain = _export(store, "ntriples")
+    assert b"10.1000/ale" not in plain
+
+    assert cli("build", seed, "--store", store).exit_code == 0  # the curation file beside the input
+    curated = _export(store, "ntriples")
+    assert b'"10.1000/ale"' in curated and b"Long-Horizon Agent Evaluation" in curated
+    fresh = tmp_path / "fresh.store"
+    assert cli("build", seed, "--store", fresh, "--curation", curation).exit_code == 0
+    assert _export(fresh, "ntriples") == curated  # incremental or from scratch: one graph
+
+    again = cli("build", seed, "--store", store)
+    assert "0 added, 0 updated, 18 unchanged" in again.stdout and "relinked" not in again.stdout
+    removed = cli("build", seed, "--store", store, "--no-curation")
+    assert removed.exit_code == 0
+    assert _export(store, "ntriples") == plain
