@@ -70,34 +70,39 @@ def query(
     allow_remote: bool = False,
     timeout: float | None = None,
     max_rows: int | None = None,
+    limit: int | None = None,
+    offset: int = 0,
+    memory_budget: int | None = None,
     **params: str,
 ):
     """Run SPARQL ``text``, or the named query ``named`` with its parameters, on ``graph``.
 
     On a build folder, RDF file or graph the query runs on rdflib in a child process; on a
-    store folder it runs on Oxigraph. Either way it is stopped after ``timeout`` seconds and cut
-    at ``max_rows`` rows (defaults in :mod:`scholarkg.sparql` and :mod:`scholarkg.store.read`).
+    store folder it runs on Oxigraph, from an in-memory copy when the store fits in
+    ``memory_budget`` bytes and on disk otherwise (:func:`scholarkg.store.open_for_query`).
+    Either way it is stopped after ``timeout`` seconds and cut at ``max_rows`` rows (defaults
+    in :mod:`scholarkg.sparql` and :mod:`scholarkg.store.read`). ``limit`` and ``offset`` page
+    the answer (named queries: in their order).
     """
-    from .sparql import get_named_query, run_query
+    from .sparql import page, run_named, run_query
 
     if (text is None) == (named is None):
         raise UsageError("give either a query text or a named query")
-    if named is not None:
-        q = get_named_query(named)
-        text, params, hidden = q.text, q.bindings(params), tuple(q.params)
-    else:
-        hidden = ()
     if _is_store(graph):
-        from .store import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, GraphStore, run_store_query
+        from .store import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, open_for_query, run_store_query
 
-        with GraphStore(graph) as store:
-            return run_store_query(
-                store, text, params, allow_remote=allow_remote, hidden=hidden,
-                timeout=timeout or DEFAULT_TIMEOUT, max_rows=max_rows or DEFAULT_MAX_ROWS,
-            )
-    return run_query(
-        load(graph), text, params, allow_remote=allow_remote, hidden=hidden, timeout=timeout, max_rows=max_rows
-    )
+        with open_for_query(graph, memory_budget=memory_budget) as store:
+            if named is not None:
+                return run_named(store, named, params, allow_remote=allow_remote, timeout=timeout,
+                                 max_rows=max_rows, limit=limit, offset=offset)
+            result = run_store_query(store, text, params, allow_remote=allow_remote,
+                                     timeout=timeout or DEFAULT_TIMEOUT, max_rows=max_rows or DEFAULT_MAX_ROWS)
+            return page(result, limit, offset)
+    if named is not None:
+        return run_named(load(graph), named, params, allow_remote=allow_remote, timeout=timeout,
+                         max_rows=max_rows, limit=limit, offset=offset)
+    result = run_query(load(graph), text, params, allow_remote=allow_remote, timeout=timeout, max_rows=max_rows)
+    return page(result, limit, offset)
 
 
 def render(graph: str | Path | Graph, path: str | Path, **options) -> Path:

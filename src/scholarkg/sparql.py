@@ -11,6 +11,19 @@ Parameter values are passed to the engine as bindings (rdflib ``initBindings``, 
 ``substitutions``), never pasted into the query text. Every parameter is always bound (to
 its default when not given) and appears in the query's projection, which pyoxigraph needs.
 
+A file's first query answers for every parameter value. It may be followed by variants, each
+after a line ``#-- variant: author=""`` (applies when ``author`` is empty) or ``#-- variant:
+author`` (when it is given), that give the same answer for those values with a cheaper shape
+(no ``OPTIONAL`` block filtering on an absent parameter, materialised facts instead of joins);
+:meth:`NamedQuery.text_for` chooses the most specific one that applies, and a test checks that
+every variant answers as the first query does.
+
+The ``ORDER BY`` of a named query (variables, ``ASC``/``DESC``) is applied here, in Python, to
+the rows the engine returns unordered (:func:`run_named`): on a store on disk an engine sorts by
+decoding every compared term from the database, which costs more than the query itself, and
+doing it here gives every engine the same order, ties included. ``limit`` and ``offset`` then
+page the ordered answer.
+
 Every query is checked before it runs (:func:`check_query`, from
 :mod:`scholarkg.sparql_check`, which the SPARQL endpoint uses too): no ``SERVICE``, ``LOAD`` or
 ``FROM`` unless explicitly allowed, no updates, and limits on size and shape that keep the
@@ -27,6 +40,7 @@ import logging
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 
@@ -43,6 +57,10 @@ log = logging.getLogger(__name__)
 __all__ = [
     "NamedQuery",
     "named_queries",
+    "run_named",
+    "page",
+    "split_order",
+    "order_rows",
     "get_named_query",
     "QueryResult",
     "check_query",
@@ -60,6 +78,10 @@ RESULT_FORMATS = ("table", "csv", "tsv", "json")
 
 _HEADER = re.compile(r"#\s*(title|description|param)\s*:\s*(.*)")
 _PARAM = re.compile(r'(\w+)\s*=\s*"([^"]*)"\s*(?::\s*(.*))?')
+_VARIANT = re.compile(r"^#-- variant:(.*)$", re.M)
+_CONDITION = re.compile(r'(\w+)(="")?')
+_ORDER = re.compile(r"\bORDER\s+BY((?:\s+(?:\?\w+|(?:ASC|DESC)\s*\(\s*\?\w+\s*\)))+)\s*$", re.I)
+_KEY = re.compile(r"(?:(ASC|DESC)\s*\(\s*)?\?(\w+)", re.I)
 
 
 @dataclass(frozen=True)
@@ -69,6 +91,17 @@ class NamedQuery:
     description: str
     text: str
     params: dict[str, tuple[str, str]] = field(default_factory=dict)  # name -> (default, help)
+    # (conditions, text): conditions map a parameter to True (given) or False (empty)
+    variants: tuple[tuple[dict[str, bool], str], ...] = ()
+
+    def text_for(self, bindings: Mapping[str, str]) -> str:
+        """The cheapest text that answers for these parameter values (see the module docstring)."""
+        best, best_size = self.text, 0
+        for conditions, text in self.variants:
+            if all(bool(bindings.get(name, "")) == given for name, given in conditions.items()):
+                if len(conditions) > best_size:
+                    best, best_size = text, len(conditions)
+        return best
 
     def bindings(self, values: Mapping[str, str] | None = None) -> dict[str, str]:
         """Every parameter bound: given values, else defaults; unknown names are refused."""
@@ -81,7 +114,14 @@ class NamedQuery:
 
 
 def _parse_named(path: Path) -> NamedQuery:
-    text = path.read_text(encoding="utf-8")
+    whole = path.read_text(encoding="utf-8")
+    sections = _VARIANT.split(whole)
+    text = sections[0]
+    prefixes = "".join(line + "\n" for line in text.splitlines() if line.upper().startswith("PREFIX "))
+    variants = []
+    for spec, body in zip(sections[1::2], sections[2::2]):
+        conditions = {m.group(1): m.group(2) is None for m in _CONDITION.finditer(spec)}
+        variants.append((conditions, prefixes + body.strip() + "\n"))
     meta: dict[str, str] = {}
     params: dict[str, tuple[str, str]] = {}
     for line in text.splitlines():
@@ -97,7 +137,49 @@ def _parse_named(path: Path) -> NamedQuery:
                 params[pm.group(1)] = (pm.group(2), (pm.group(3) or "").strip())
         else:
             meta[key] = value
-    return NamedQuery(path.stem, meta.get("title", path.stem), meta.get("description", ""), text, params)
+    unknown = {name for conditions, _ in variants for name in conditions} - set(params)
+    if unknown:
+        raise ValueError(f"{path}: a variant names unknown parameters {sorted(unknown)}")
+    return NamedQuery(path.stem, meta.get("title", path.stem), meta.get("description", ""), text, params, tuple(variants))
+
+
+def split_order(text: str) -> tuple[str, list[tuple[str, bool]]]:
+    """A query without its final ``ORDER BY`` clause, and that clause's keys as (variable,
+    descending) pairs; the text unchanged and no keys when it has no such clause."""
+    body = text.rstrip()
+    m = _ORDER.search(body)
+    if m is None:
+        return text, []
+    keys = [(k.group(2), (k.group(1) or "").upper() == "DESC") for k in _KEY.finditer(m.group(1))]
+    return body[: m.start()] + "\n", keys
+
+
+def _sort_key(term):
+    """SPARQL's order of terms: unbound, blank nodes, IRIs, then literals (numbers by value)."""
+    from rdflib import BNode, URIRef
+
+    if term is None:
+        return (0, 0, "")
+    if isinstance(term, BNode):
+        return (1, 0, str(term))
+    if isinstance(term, URIRef):
+        return (2, 0, str(term))
+    value = term.toPython() if isinstance(term, Literal) else term
+    if isinstance(value, bool):
+        return (3, 0, str(term))
+    if isinstance(value, int | float | Decimal):
+        return (3, 1, value)
+    return (3, 2, str(term))
+
+
+def order_rows(names: list[str], rows: list[tuple], keys: list[tuple[str, bool]]) -> list[tuple]:
+    """``rows`` in the order of ``keys`` (variable, descending); ties in the order of their values."""
+    out = sorted(rows, key=lambda row: tuple(_sort_key(v) for v in row))
+    for name, descending in reversed(keys):
+        if name in names:
+            i = names.index(name)
+            out.sort(key=lambda row: _sort_key(row[i]), reverse=descending)
+    return out
 
 
 @lru_cache(maxsize=1)
@@ -126,6 +208,7 @@ class QueryResult:
     boolean: bool | None = None
     hidden: tuple[str, ...] = ()  # parameter columns left out of displays
     truncated: bool = False  # more rows (or statements) were found than were kept
+    more: bool = False  # a page of the answer, with more rows after it
 
     def visible(self) -> tuple[list[str], list[tuple]]:
         keep = [i for i, v in enumerate(self.vars) if v not in self.hidden]
@@ -288,3 +371,49 @@ def _refuse_remote_algebra(algebra) -> None:
             stack.extend(node.values())
         elif isinstance(node, list | tuple):
             stack.extend(node)
+
+
+def run_named(
+    source,
+    name: str,
+    values: Mapping[str, str] | None = None,
+    *,
+    allow_remote: bool = False,
+    timeout: float | None = None,
+    max_rows: int | None = None,
+    limit: int | None = None,
+    offset: int = 0,
+) -> QueryResult:
+    """Run the named query ``name`` with parameter ``values`` on ``source``: an rdflib graph, or
+    a store opened for querying (anything with ``ox``, see :func:`scholarkg.store.open_for_query`).
+
+    The variant for these values runs without its ``ORDER BY``; the rows are then ordered here
+    and ``offset``/``limit`` page them (see the module docstring).
+    """
+    q = get_named_query(name)
+    bindings = q.bindings(values)
+    text, keys = split_order(q.text_for(bindings))
+    if hasattr(source, "ox"):
+        from .store.read import DEFAULT_MAX_ROWS as STORE_ROWS
+        from .store.read import DEFAULT_TIMEOUT as STORE_TIMEOUT
+        from .store.read import run_store_query
+
+        result = run_store_query(source, text, bindings, allow_remote=allow_remote, hidden=tuple(q.params),
+                                 timeout=timeout or STORE_TIMEOUT, max_rows=max_rows or STORE_ROWS)
+    else:
+        result = run_query(source, text, bindings, allow_remote=allow_remote, hidden=tuple(q.params),
+                           timeout=timeout, max_rows=max_rows)
+    if keys and result.kind == "SELECT":
+        result.rows = order_rows(result.vars, result.rows, keys)
+    return page(result, limit, offset)
+
+
+def page(result: QueryResult, limit: int | None = None, offset: int = 0) -> QueryResult:
+    """Rows ``offset`` to ``offset + limit`` of a SELECT answer (all from ``offset`` without ``limit``)."""
+    if offset < 0 or (limit is not None and limit < 0):
+        raise UsageError("--limit and --offset must be 0 or more")
+    if result.kind == "SELECT" and (offset or limit is not None):
+        end = None if limit is None else offset + limit
+        result.more = end is not None and end < len(result.rows)
+        result.rows = result.rows[offset:end]
+    return result

@@ -21,7 +21,13 @@ from .common import graph_or_store, parse_params, store_option
 @store_option
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="Stop the query after this many seconds [default: 60].")
 @click.option("--max-rows", type=click.IntRange(min=1), help="Keep at most this many rows [default: 1,000,000].")
-def query(graph, sparql, query_file, named, params, fmt, list_queries, allow_remote, store, timeout, max_rows):
+@click.option("--limit", type=click.IntRange(min=0), help="Show this many rows (a page; named queries in their order).")
+@click.option("--offset", type=click.IntRange(min=0), default=0, help="Skip this many rows first (the next page).")
+@click.option("--memory-budget", "memory_mb", type=click.FloatRange(min=0), metavar="MB",
+              help="Answer from an in-memory copy of a store that fits in this many MB, else from disk "
+                   "[default: $SCHOLARKG_MEMORY_BUDGET_MB or 256; 0: always from disk].")
+def query(graph, sparql, query_file, named, params, fmt, list_queries, allow_remote, store, timeout, max_rows,
+          limit, offset, memory_mb):
     """Run a SPARQL query on GRAPH (a build folder, a store folder or an RDF file).
 
     \b
@@ -30,6 +36,7 @@ def query(graph, sparql, query_file, named, params, fmt, list_queries, allow_rem
       scholarkg query graphs/maojia-song --named benchmarks-introduced
       scholarkg query graphs/maojia-song --named papers-by-year -p author="Maojia Song"
       scholarkg query graphs/maojia-song 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'
+      scholarkg query --store papers.store --named evidence --limit 100 --offset 100
     """
     from ..sparql import get_named_query, named_queries
 
@@ -49,14 +56,18 @@ def query(graph, sparql, query_file, named, params, fmt, list_queries, allow_rem
     from .. import api
 
     bindings = parse_params(params)
+    options = dict(allow_remote=allow_remote, timeout=timeout, max_rows=max_rows, limit=limit, offset=offset,
+                   memory_budget=None if memory_mb is None else int(memory_mb * (1 << 20)))
     if named:
-        result = api.query(graph, named=named, allow_remote=allow_remote, timeout=timeout, max_rows=max_rows, **bindings)
+        result = api.query(graph, named=named, **options, **bindings)
         q = get_named_query(named)
         click.echo(f"# {q.title}: {q.description}", err=True)
     else:
         text = query_file.read_text(encoding="utf-8") if query_file else sparql
-        result = api.query(graph, text, allow_remote=allow_remote, timeout=timeout, max_rows=max_rows, **bindings)
+        result = api.query(graph, text, **options, **bindings)
     click.echo(result.format(fmt), nl=False)
+    if result.more:
+        click.echo(f"# more rows follow: --offset {offset + (limit or 0)}", err=True)
 
 
 @click.command()

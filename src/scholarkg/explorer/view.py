@@ -5,6 +5,10 @@ relations between them (authorship, category, the paper-entity roles, result par
 variants) become edges labelled with the relation name. Provenance nodes (mentions) and the
 category scheme's upper levels are left out. Each node carries the attributes the explorer
 and the GraphML export show: ``kind``, ``label`` and kind-specific details.
+
+The graph is read from an rdflib graph or straight from a pyoxigraph store (a store on disk,
+or the in-memory store of a build) with one SPARQL query per property shown, so a store is
+never copied into rdflib to draw it.
 """
 
 from __future__ import annotations
@@ -58,8 +62,26 @@ _TEXT_ATTRIBUTES = (
 )
 
 
-def _text(value) -> str:
-    return str(value) if isinstance(value, Literal) else ""
+Row = tuple[str, str, bool]  # subject IRI, object (IRI or lexical form), whether it is an IRI
+
+
+def _rows(source, predicate: URIRef, objects: tuple[URIRef, ...] = ()) -> list[Row]:
+    """The (subject, object) pairs of ``predicate`` in ``source``: an rdflib graph, or a
+    pyoxigraph store (on disk or in memory) asked with SPARQL over the union of its graphs."""
+    if isinstance(source, Graph):
+        wanted = set(objects)
+        return [(str(s), str(o), not isinstance(o, Literal)) for s, o in source.subject_objects(predicate)
+                if isinstance(s, URIRef) and (not wanted or o in wanted)]
+    import pyoxigraph as ox
+
+    values = f"VALUES ?o {{ {' '.join(f'<{o}>' for o in objects)} }} " if objects else ""
+    answer = source.query(f"SELECT ?s ?o WHERE {{ {values}?s <{predicate}> ?o }}", use_default_graph_as_union=True)
+    return [(row[0].value, row[1].value, isinstance(row[1], ox.NamedNode)) for row in answer
+            if isinstance(row[0], ox.NamedNode)]
+
+
+def _text(value: str, is_iri: bool) -> str:
+    return "" if is_iri else value
 
 
 def value_text(value: str, unit: str | None) -> str:
@@ -69,51 +91,52 @@ def value_text(value: str, unit: str | None) -> str:
     return f"{value} {unit}" if unit[0].isalnum() else f"{value}{unit}"
 
 
-def to_networkx(graph: Graph) -> nx.MultiDiGraph:
-    """Nodes keyed by IRI string, with ``kind``, ``label`` and details; edges with ``relation``."""
-    kinds: dict[URIRef, str] = {}
-    for s, o in graph.subject_objects(RDF.type):
-        kind = _KIND_OF_CLASS.get(o)
-        if kind and isinstance(s, URIRef):
-            kinds[s] = kind
+def to_networkx(graph) -> nx.MultiDiGraph:
+    """Nodes keyed by IRI string, with ``kind``, ``label`` and details; edges with ``relation``.
+
+    ``graph`` is an rdflib graph or a pyoxigraph store; only the statements shown are read
+    (not every triple: provenance statements are most of a large graph).
+    """
+    kinds: dict[str, str] = {}
+    for s, o, _ in _rows(graph, RDF.type, tuple(_KIND_OF_CLASS)):
+        kinds[s] = _KIND_OF_CLASS[URIRef(o)]
     # Categories are shown only when a paper uses them (not the archives and groups above).
-    used_categories = {o for o in graph.objects(None, DCTERMS.subject) if isinstance(o, URIRef)}
+    subjects = _rows(graph, DCTERMS.subject)
+    used_categories = {o for _, o, is_iri in subjects if is_iri}
     kinds = {n: k for n, k in kinds.items() if k != "Category" or n in used_categories}
 
-    attrs: dict[URIRef, dict] = {n: {"kind": k} for n, k in kinds.items()}
-    aliases: dict[URIRef, list[str]] = defaultdict(list)
-    categories: dict[URIRef, list[str]] = defaultdict(list)
-    notation: dict[URIRef, str] = {}
-    # Reading only the predicates shown (not every triple) skips the provenance statements,
-    # which are most of a large graph.
+    attrs: dict[str, dict] = {n: {"kind": k} for n, k in kinds.items()}
+    aliases: dict[str, list[str]] = defaultdict(list)
+    categories: dict[str, list[str]] = defaultdict(list)
+    notation: dict[str, str] = {}
     for p, keys in _TEXT_ATTRIBUTES:
-        for s, o in graph.subject_objects(p):
+        for s, o, is_iri in _rows(graph, p):
             a = attrs.get(s)
             if a is not None:
                 for key in keys:
-                    a[key] = _text(o)
-    for s, o in graph.subject_objects(FABIO.hasPublicationYear):
+                    a[key] = _text(o, is_iri)
+    for s, o, _ in _rows(graph, FABIO.hasPublicationYear):
         if s in attrs:
-            attrs[s]["year"] = int(str(o)[:4])
+            attrs[s]["year"] = int(o[:4])
     for p, key in ((FOAF.page, "url"), (SKG.value, "value")):
-        for s, o in graph.subject_objects(p):
+        for s, o, _ in _rows(graph, p):
             if s in attrs:
-                attrs[s][key] = str(o)
-    for s, o in graph.subject_objects(SKOS.prefLabel):
+                attrs[s][key] = o
+    for s, o, is_iri in _rows(graph, SKOS.prefLabel):
         if s in attrs:
-            attrs[s]["label"] = _text(o)
+            attrs[s]["label"] = _text(o, is_iri)
             if kinds[s] == "Category":
-                attrs[s]["name"] = _text(o)
-    for s, o in graph.subject_objects(SKOS.notation):
+                attrs[s]["name"] = _text(o, is_iri)
+    for s, o, is_iri in _rows(graph, SKOS.notation):
         if s in attrs:
-            notation[s] = _text(o)
-    for s, o in graph.subject_objects(SKOS.altLabel):
+            notation[s] = _text(o, is_iri)
+    for s, o, is_iri in _rows(graph, SKOS.altLabel):
         if s in attrs:
-            aliases[s].append(_text(o))
+            aliases[s].append(_text(o, is_iri))
     for node, code in notation.items():
         if node in attrs:
             attrs[node]["label"] = code
-    for paper, cat in graph.subject_objects(DCTERMS.subject):
+    for paper, cat, _ in subjects:
         if cat in notation:
             categories[paper].append(notation[cat])
 
@@ -125,12 +148,12 @@ def to_networkx(graph: Graph) -> nx.MultiDiGraph:
             a["categories"] = " ".join(sorted(categories[node]))
         if a["kind"] == "Result":
             a["label"] = value_text(a.get("value", "?"), a.get("unit"))
-        a.setdefault("label", str(node).rsplit("/", 1)[-1])
-        nxg.add_node(str(node), **dict(sorted(a.items())))  # attributes in a fixed order
+        a.setdefault("label", node.rsplit("/", 1)[-1])
+        nxg.add_node(node, **dict(sorted(a.items())))  # attributes in a fixed order
     nxg.add_edges_from(
-        (str(s), str(o), relation, {"relation": relation})
+        (s, o, relation, {"relation": relation})
         for prop, relation in RELATIONS.items()
-        for s, o in graph.subject_objects(prop)
+        for s, o, _ in _rows(graph, prop)
         if s in attrs and o in attrs
     )
     return nxg

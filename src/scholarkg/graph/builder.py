@@ -39,6 +39,7 @@ import re
 from collections.abc import Callable, Container, Iterable, Iterator
 from datetime import date
 from decimal import Decimal
+from functools import lru_cache
 
 import pyoxigraph as ox
 from rdflib import URIRef
@@ -139,8 +140,19 @@ def _is_date(text: str | None) -> bool:
     return True
 
 
+@lru_cache(maxsize=4096)
 def _confidence(value: float) -> ox.Literal:
     return decimal(Decimal(f"{min(max(value, 0.0), 1.0):.3f}"))
+
+
+@lru_cache(maxsize=1 << 16)
+def _entity_node(key: str) -> ox.NamedNode:
+    return node(iri.entity(key))
+
+
+@lru_cache(maxsize=1 << 14)
+def _author_node(name: str) -> ox.NamedNode:
+    return node(iri.author(name))
 
 
 def _as_node(term) -> ox.NamedNode:
@@ -236,7 +248,7 @@ def _paper_triples(record: Record, paper: ox.NamedNode) -> Iterator[Triple]:
     if _is_date(record.updated):
         yield paper, DCTERMS.modified, Literal(record.updated, datatype=XSD.date)
     for author in record.authors:
-        person = node(iri.author(author.name))
+        person = _author_node(author.name)
         yield paper, DCTERMS.creator, person
         yield person, RDF.type, SKG.Author
         yield person, FOAF.name, Literal(author.name)
@@ -286,7 +298,7 @@ def record_triples(
         entity = resolve(m.label)
         if entity is None:
             continue
-        target = node(iri.entity(entity.key))
+        target = _entity_node(entity.key)
         known = strongest.get(entity.key)
         if known is None or m.role.rank < known[1].rank:
             strongest[entity.key] = (target, m.role)
@@ -328,7 +340,7 @@ def record_triples(
         yield paper, SKG.reportsResult, result
         yield result, RDF.type, SKG.Result
         for prop, label_prop, entity in parts.values():
-            yield result, prop, node(iri.entity(entity.key))
+            yield result, prop, _entity_node(entity.key)
             yield result, label_prop, Literal(entity.label)
         yield result, SKG.value, decimal(r.value)
         if r.unit:

@@ -52,7 +52,8 @@ NamedNode = ox.NamedNode
 
 
 class Namespace:
-    """Attribute access gives a :class:`pyoxigraph.NamedNode`, made once per term.
+    """Attribute access gives a :class:`pyoxigraph.NamedNode`, made once per term (then kept
+    as an instance attribute).
 
     ``source`` is the rdflib namespace mirrored: a closed one (``DefinedNamespace``) refuses
     terms it does not define.
@@ -61,14 +62,12 @@ class Namespace:
     def __init__(self, source) -> None:
         self._source = source
         self._base = str(source)
-        self._terms: dict[str, ox.NamedNode] = {}
 
     def __getattr__(self, name: str) -> ox.NamedNode:
         if name.startswith("_"):
             raise AttributeError(name)
-        term = self._terms.get(name)
-        if term is None:
-            term = self._terms[name] = ox.NamedNode(str(getattr(self._source, name)))
+        term = ox.NamedNode(str(getattr(self._source, name)))
+        setattr(self, name, term)  # later lookups find it without calling __getattr__
         return term
 
     def __getitem__(self, name: str) -> ox.NamedNode:

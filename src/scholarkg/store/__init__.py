@@ -8,7 +8,8 @@
     emit.py       per-record N-Triples text (the map steps, also run by Dask workers)
     build.py      read -> extract -> link -> curate -> emit -> write, only what changed
     finish.py     entities, authors, counts, pairs, curations, clean-up of shared nodes
-    snapshot.py   the sorted N-Triples and Turtle snapshot every build writes
+    snapshot.py   the sorted N-Triples, Turtle and N-Quads snapshot every build writes
+    open.py       opening a store for queries: an in-memory copy when it fits, else the disk
     read.py       SPARQL, counts, exports and rdflib copies of a store
     terms.py      pyoxigraph terms as rdflib terms
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 from .build import BuildReport, LocalMapper, build_store
 from .disk import GraphStore, is_store
 from .memory import MemoryStore
+from .open import DEFAULT_MEMORY_BUDGET, QueryStore, open_for_query
 from .read import DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT, STORE_EXPORTS, export_store, run_store_query, store_graph, store_summary
 
 __all__ = [
@@ -31,6 +33,9 @@ __all__ = [
     "build_store",
     "GraphStore",
     "MemoryStore",
+    "QueryStore",
+    "open_for_query",
+    "DEFAULT_MEMORY_BUDGET",
     "is_store",
     "run_store_query",
     "store_summary",

@@ -67,6 +67,7 @@ class BuildReport:
     statuses: list = field(default_factory=list)  # what became of each correction
     outcome: object = None  # the curation's outcome (corrected extractions and linker), if any
     linker: object = None  # the linker the statements were resolved with
+    cpu: dict = field(default_factory=dict)  # CPU seconds of this process by stage
 
     @property
     def records(self) -> int:
@@ -186,15 +187,22 @@ class _Builder:
         self.written: set[str] = set()  # keys of the records whose statements were rewritten
         self.report = BuildReport(target.path)
 
+    def _timed(self, stage: str, work, *args):
+        started = time.process_time()
+        try:
+            return work(*args)
+        finally:
+            self.report.cpu[stage] = self.report.cpu.get(stage, 0.0) + time.process_time() - started
+
     def run(self, records: Iterator[Record], co_authors: dict[str, list], *, snapshot: bool) -> BuildReport:
         start = time.monotonic()
         self.m.db.executescript("DELETE FROM staged; DROP TABLE IF EXISTS temp.targets;")
-        self._extract(records)
-        self._merge_repeats(co_authors)
-        linker = self._link()
-        outcome = self._curate(linker)
-        self._emit(outcome.linker if outcome is not None else linker, outcome)
-        self._finish(outcome.linker if outcome is not None else linker, outcome, snapshot)
+        self._timed("read and extract", self._extract, records)
+        self._timed("read and extract", self._merge_repeats, co_authors)
+        linker = self._timed("link", self._link)
+        outcome = self._timed("curate", self._curate, linker)
+        self._timed("emit and write", self._emit, outcome.linker if outcome is not None else linker, outcome)
+        self._timed("finish", self._finish, outcome.linker if outcome is not None else linker, outcome, snapshot)
         self.report.seconds = time.monotonic() - start
         self.report.outcome = outcome
         self.report.linker = outcome.linker if outcome is not None else linker
@@ -419,10 +427,12 @@ class _Builder:
 
         if not data:
             return
+        started = time.process_time()
         if len(data) >= _BULK_LOAD_BYTES:
             self.ox.bulk_load(data, ox.RdfFormat.N_QUADS)
         else:
             self.ox.load(data, ox.RdfFormat.N_QUADS)
+        self.report.cpu["of which loading"] = self.report.cpu.get("of which loading", 0.0) + time.process_time() - started
 
     # finish -----------------------------------------------------------------------------------
 

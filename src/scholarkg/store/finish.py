@@ -28,7 +28,7 @@ from .manifest import pack_text
 
 __all__ = ["write_aggregates", "remove_subjects", "unit_of"]
 
-_CHUNK = 5000
+_CHUNK = 50_000
 _SKG = "https://w3id.org/scholarkg/ontology#"
 _AGGREGATES = (_SKG + "paperCount", _SKG + "firstYear", _SKG + "latestYear")
 

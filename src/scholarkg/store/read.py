@@ -35,11 +35,11 @@ log = logging.getLogger(__name__)
 DEFAULT_TIMEOUT = 60.0  # seconds
 DEFAULT_MAX_ROWS = 1_000_000
 DEFAULT_MAX_TRIPLES = 5_000_000  # for copies into rdflib (render, JSON-LD, GraphML)
-STORE_EXPORTS = ("turtle", "ntriples", "nquads", "trig")  # streamed by Oxigraph's writers
+STORE_EXPORTS = ("turtle", "ntriples", "nquads", "trig")  # copied from the snapshot, or streamed by Oxigraph
 
 
 def run_store_query(
-    store: GraphStore,
+    store,
     text: str,
     bindings: Mapping[str, str] | None = None,
     *,
@@ -48,7 +48,8 @@ def run_store_query(
     timeout: float = DEFAULT_TIMEOUT,
     max_rows: int = DEFAULT_MAX_ROWS,
 ) -> QueryResult:
-    """Run SPARQL ``text`` on the store; same result type as :func:`scholarkg.sparql.run_query`."""
+    """Run SPARQL ``text`` on a store (a :class:`GraphStore`, or one opened by
+    :func:`scholarkg.store.open_for_query`); same result type as :func:`scholarkg.sparql.run_query`."""
     import pyoxigraph as ox
 
     check_query(text, allow_remote=allow_remote)
@@ -171,10 +172,11 @@ def store_graph(store: GraphStore, *, max_triples: int = DEFAULT_MAX_TRIPLES) ->
 def export_store(store: GraphStore, format: str, output) -> None:
     """Stream the store to ``output`` (a binary file object) as Turtle, N-Triples, N-Quads or TriG.
 
-    Turtle and N-Triples hold the union of the graphs, copied from the sorted snapshot the last
-    build left (:mod:`scholarkg.store.snapshot`): the same bytes as ``build --out`` writes for
-    the same inputs. N-Quads and TriG keep one graph per record, written by Oxigraph from its
-    indexes (whose order depends only on the content, so the same store gives the same bytes).
+    Turtle, N-Triples and N-Quads are copied from the sorted snapshot the last build left
+    (:mod:`scholarkg.store.snapshot`): Turtle and N-Triples hold the union of the graphs, the
+    same bytes as ``build --out`` writes for the same inputs; N-Quads keep one graph per record.
+    TriG is written by Oxigraph from its indexes (whose order depends only on the content, so
+    the same store gives the same bytes).
     """
     import pyoxigraph as ox
 

@@ -9,10 +9,12 @@ together. The same blocks give the same bytes, whatever the order the records we
 - N-Triples: the blocks themselves (``str()`` of pyoxigraph terms, the form pyoxigraph's
   N-Triples writer writes);
 - Turtle: those statements, in that order, written by pyoxigraph's Turtle writer with the
-  project's prefixes.
+  project's prefixes;
+- N-Quads (stores only): the same lines, each in its named graph.
 
 ``build --out`` writes them as ``graph.nt`` and ``graph.ttl``; ``build --store`` writes them
-into ``STORE/snapshot/`` at the end of each build, and ``export --store`` copies them.
+into ``STORE/snapshot/`` at the end of each build (with ``graph.nq`` and ``info.json``, the
+number of statements), and ``export --store`` copies them.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from typing import IO
 __all__ = [
     "write_ntriples",
     "write_turtle",
+    "write_nquads",
+    "statement_count",
     "write_store_snapshot",
     "snapshot_path",
     "sorted_statements",
@@ -33,7 +37,8 @@ __all__ = [
     "SNAPSHOT_FILES",
 ]
 
-SNAPSHOT_FILES = {"ntriples": "graph.nt", "turtle": "graph.ttl"}
+SNAPSHOT_FILES = {"ntriples": "graph.nt", "turtle": "graph.ttl", "nquads": "graph.nq"}
+INFO = "info.json"
 
 
 def turtle_prefixes() -> dict[str, str]:
@@ -58,6 +63,29 @@ def write_ntriples(manifest, output: IO[bytes]) -> int:
     return size
 
 
+def write_nquads(manifest, output: IO[bytes]) -> int:
+    """The blocks of ``manifest`` as N-Quads, in snapshot order; returns the statements written."""
+    from .emit import as_nquads
+    from .manifest import unpack_text
+
+    count = 0
+    for graph, text in manifest.rows("SELECT graph, text FROM blocks ORDER BY graph, unit"):
+        data = unpack_text(text)
+        count += data.count(b"\n")
+        output.write(as_nquads(data, graph))
+    return count
+
+
+def statement_count(store_path: str | Path) -> int | None:
+    """Statements in a store, as its last build counted them (None for a store without a snapshot)."""
+    import json
+
+    try:
+        return int(json.loads((Path(store_path) / "snapshot" / INFO).read_text(encoding="utf-8"))["statements"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def write_turtle(ntriples: str | Path, output: IO[bytes]) -> None:
     """The statements of the N-Triples file ``ntriples``, in its order, as Turtle."""
     import pyoxigraph as ox
@@ -80,8 +108,10 @@ def snapshot_path(store_path: str | Path, format: str) -> Path:
 
 
 def write_store_snapshot(store) -> None:
-    """Rewrite ``STORE/snapshot/graph.nt`` and ``graph.ttl`` from the store's manifest."""
-    from ..fileio import atomic_write
+    """Rewrite ``STORE/snapshot/`` (N-Triples, Turtle, N-Quads, count) from the store's manifest."""
+    import json
+
+    from ..fileio import atomic_write, write_text
 
     folder = Path(store.path) / "snapshot"
     folder.mkdir(exist_ok=True)
@@ -90,6 +120,9 @@ def write_store_snapshot(store) -> None:
         write_ntriples(store.manifest, fh)
     with atomic_write(folder / SNAPSHOT_FILES["turtle"], "wb") as fh:
         write_turtle(nt, fh)
+    with atomic_write(folder / SNAPSHOT_FILES["nquads"], "wb") as fh:
+        count = write_nquads(store.manifest, fh)
+    write_text(folder / INFO, json.dumps({"statements": count}) + "\n")
 
 
 def copy_file(path: str | Path, output: IO[bytes]) -> int:
