@@ -139,3 +139,36 @@ def test_curation_changes_reach_a_store_and_leave_it_when_removed(tmp_path, seed
     removed = cli("build", seed, "--store", store, "--no-curation")
     assert removed.exit_code == 0
     assert _export(store, "ntriples") == plain
+
+
+def test_the_explorer_draws_the_same_page_from_a_folder_a_store_and_rdflib(tmp_path, seed_path, cli):
+    from scholarkg import api
+
+    seed = _inputs(tmp_path, seed_path, curation=True, enrichment=False)
+    out, store = tmp_path / "out", tmp_path / "s.store"
+    assert cli("build", seed, "--out", out).exit_code == 0
+    assert cli("build", seed, "--store", store).exit_code == 0
+    part = tmp_path / "introduced.rq"
+    part.write_text("PREFIX skg: <https://w3id.org/scholarkg/ontology#>\n"
+                    "CONSTRUCT { ?p skg:introduces ?e } WHERE { ?p skg:introduces ?e }\n", encoding="utf-8")
+    for options in ([], ["--focus", "Agents' Last Exam", "--depth", "2"], ["--query", part]):
+        pages = []
+        for source in (["--store", store], [out], [out / "graph.ttl"]):
+            html = tmp_path / "page.html"
+            result = cli("render", *source, "-o", html, *options)
+            assert result.exit_code == 0, result.output
+            pages.append(html.read_bytes())
+        api.render(api.load(out), tmp_path / "rdflib.html", **_api_options(options))
+        pages.append((tmp_path / "rdflib.html").read_bytes())
+        assert len(set(pages)) == 1, options
+        if not options:
+            assert (out / "graph.html").read_bytes() == pages[0]  # what the build drew itself
+        assert b"Last Exam" in pages[0]
+
+
+def _api_options(options) -> dict:
+    if not options:
+        return {}
+    if options[0] == "--focus":
+        return {"focus": options[1], "depth": int(options[3])}
+    return {"query": options[1].read_text(encoding="utf-8")}

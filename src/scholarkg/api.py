@@ -106,10 +106,24 @@ def query(
 
 
 def render(graph: str | Path | Graph, path: str | Path, **options) -> Path:
-    """Write the interactive HTML explorer of ``graph`` to ``path``."""
+    """Write the interactive HTML explorer of ``graph`` to ``path``.
+
+    A store is read with SPARQL, from an in-memory copy when it fits the memory budget
+    (:func:`scholarkg.store.open_for_query`), never copied into rdflib; a build folder or an
+    RDF file is read into an in-memory Oxigraph store first.
+    """
     from .explorer import write_html
 
-    return write_html(load(graph), path, **options)
+    if isinstance(graph, Graph):
+        return write_html(graph, path, **options)
+    if _is_store(graph):
+        from .store import open_for_query
+
+        with open_for_query(graph) as store:
+            return write_html(store.ox, path, **options)
+    from .graph.load import load_store
+
+    return write_html(load_store(graph), path, **options)
 
 
 def export(graph: str | Path | Graph, format: str = "turtle", path: str | Path | None = None) -> bytes:

@@ -273,7 +273,7 @@ def write_outputs(result: Build, out_dir: str | Path, *, html: bool = True) -> d
     if html:
         from .explorer import render_html
 
-        files["graph.html"] = render_html(result.graph, title="scholarkg explorer").encode("utf-8")
+        files["graph.html"] = render_html(result.store.ox, title="scholarkg explorer").encode("utf-8")
     summary = result.summary
     summary["notes"] = [_relative_note(n) for n in summary.get("notes", [])]
     files["summary.json"] = (json.dumps(summary, indent=2, sort_keys=True) + "\n").encode("utf-8")

@@ -98,7 +98,7 @@ def render(graph, output, title, focus, depth, types, min_degree, query_file, ma
     graph = graph_or_store(graph, store)
     query_text = query_file.read_text(encoding="utf-8") if query_file else None
     api.render(
-        api.load(graph), output, title=title, focus=focus, depth=depth,
+        graph, output, title=title, focus=focus, depth=depth,
         types=types.split(",") if types else None, min_degree=min_degree, query=query_text, max_nodes=max_nodes,
     )
     click.echo(f"wrote {output}", err=True)

@@ -24,7 +24,6 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from rdflib import Graph
 
 from .page import page_data
 from .select import DEFAULT_MAX_NODES, select_view
@@ -71,7 +70,7 @@ def _hash(script: str) -> str:
 
 
 def render_html(
-    graph: Graph,
+    graph,
     *,
     title: str = "scholarkg explorer",
     focus: str | None = None,
@@ -81,7 +80,8 @@ def render_html(
     query: str | None = None,
     max_nodes: int = DEFAULT_MAX_NODES,
 ) -> str:
-    """A self-contained HTML explorer of ``graph``, or of a part of it.
+    """A self-contained HTML explorer of ``graph`` (an rdflib graph or a pyoxigraph store,
+    read with SPARQL), or of a part of it.
 
     ``focus``/``depth``: the neighbourhood of one author, paper or entity (by name, alias,
     title, arXiv id or IRI); ``types``: node kinds to keep; ``min_degree``: drop nodes with
@@ -116,7 +116,7 @@ def render_html(
     return _SLOT.sub(lambda m: values[m.group(1)], assets["template"])
 
 
-def write_html(graph: Graph, path: str | Path, **options) -> Path:
+def write_html(graph, path: str | Path, **options) -> Path:
     """Write :func:`render_html` of ``graph`` to ``path`` (atomically)."""
     from ..fileio import write_text
 

@@ -176,13 +176,19 @@ def most_connected(graph: nx.MultiDiGraph, budget: int, keep: Iterable[str] = ()
     return _copy(graph, chosen), total - len(chosen)
 
 
-def construct_view(rdf: Graph, graph: nx.MultiDiGraph, query: str) -> nx.MultiDiGraph:
+def construct_view(rdf, graph: nx.MultiDiGraph, query: str) -> nx.MultiDiGraph:
     """The part of ``graph`` named by the triples a SPARQL CONSTRUCT (or DESCRIBE) returns on
-    ``rdf``: its subjects and objects that are explorer nodes, and its triples that are
-    explorer links. Node details come from ``graph``."""
-    from ..sparql import run_query
+    ``rdf`` (an rdflib graph, or a pyoxigraph store, asked through Oxigraph): its subjects and
+    objects that are explorer nodes, and its triples that are explorer links. Node details come
+    from ``graph``."""
+    if isinstance(rdf, Graph):
+        from ..sparql import run_query
 
-    result = run_query(rdf, query)
+        result = run_query(rdf, query)
+    else:
+        from ..store.read import run_store_query
+
+        result = run_store_query(_Opened(rdf), query)
     if result.kind != "GRAPH":
         raise UsageError(f"--query needs a CONSTRUCT or DESCRIBE query; this one is {result.kind}")
     nodes = {str(t) for triple in result.graph for t in (triple[0], triple[2]) if isinstance(t, URIRef)}
@@ -195,6 +201,13 @@ def construct_view(rdf: Graph, graph: nx.MultiDiGraph, query: str) -> nx.MultiDi
             out.add_edge(str(s), str(o), key=relation, relation=relation)
     log.info("the query named %d nodes and %d links of the explorer graph", out.number_of_nodes(), out.number_of_edges())
     return out
+
+
+class _Opened:
+    """A bare pyoxigraph store, as :func:`scholarkg.store.read.run_store_query` takes one."""
+
+    def __init__(self, ox) -> None:
+        self.ox, self.path = ox, "the graph"
 
 
 @dataclass
@@ -211,7 +224,7 @@ class View:
 def select_view(
     graph: nx.MultiDiGraph,
     *,
-    rdf: Graph | None = None,
+    rdf=None,
     query: str | None = None,
     focus: str | None = None,
     depth: int = 1,
@@ -219,7 +232,8 @@ def select_view(
     min_degree: int = 0,
     max_nodes: int = DEFAULT_MAX_NODES,
 ) -> View:
-    """Apply, in this order: ``query`` (needs ``rdf``), ``focus``/``depth``, ``min_degree``
+    """Apply, in this order: ``query`` (needs ``rdf``: an rdflib graph or a pyoxigraph store),
+    ``focus``/``depth``, ``min_degree``
     (links counted in the graph so far), ``types``, then the node budget ``max_nodes``
     (0 for none). The focus node survives the degree, type and budget steps."""
     if max_nodes < 0 or min_degree < 0:

@@ -29,7 +29,7 @@ from rdflib.namespace import XSD
 from ..errors import InputError
 from .builder import new_graph
 
-__all__ = ["load_graph", "RDF_SUFFIXES", "to_rdflib"]
+__all__ = ["load_graph", "load_store", "RDF_SUFFIXES", "to_rdflib"]
 
 RDF_SUFFIXES: dict[str, ox.RdfFormat] = {
     ".ttl": ox.RdfFormat.TURTLE,
@@ -56,12 +56,42 @@ def load_graph(path: str | Path) -> Graph:
 
             with GraphStore(path) as store:
                 return store_graph(store)
+    graph = new_graph()
+    for quad in _parse(_file_of(path)):
+        graph.add((to_rdflib(quad.subject), to_rdflib(quad.predicate), to_rdflib(quad.object)))
+    return graph
+
+
+def load_store(path: str | Path) -> ox.Store:
+    """An in-memory Oxigraph store of a build folder (its ``graph.nt`` or ``graph.ttl``) or an
+    RDF file, read with the same checks as :func:`load_graph` (for SPARQL without rdflib)."""
+    store = ox.Store()
+    file = _file_of(Path(path))
+    if file.suffix.lower() == ".nt":  # no remote references possible: let Oxigraph read it
+        try:
+            store.bulk_load(path=str(file), format=ox.RdfFormat.N_TRIPLES)
+            return store
+        except (SyntaxError, ValueError, OSError) as exc:
+            message = " ".join(str(exc).split())[:300]
+            raise InputError(f"{file}: not valid N_TRIPLES: {message}") from None
+    store.extend(ox.Quad(q.subject, q.predicate, q.object) for q in _parse(file))
+    return store
+
+
+def _file_of(path: Path) -> Path:
+    """The RDF file a path names: itself, or the graph file of a build folder."""
+    if path.is_dir():
         for name in ("graph.nt", "graph.ttl"):
             if (path / name).is_file():
-                return load_graph(path / name)
+                return path / name
         raise InputError(f"{path}: no graph.ttl or graph.nt in this folder (is it a build output folder?)")
     if not path.exists():
         raise InputError(f"{path}: no such file or folder")
+    return path
+
+
+def _parse(path: Path) -> list:
+    """Every statement of an RDF file, strictly parsed (InputError naming the file if not)."""
     fmt = RDF_SUFFIXES.get(path.suffix.lower())
     if fmt is None:
         known = ", ".join(sorted(RDF_SUFFIXES))
@@ -79,14 +109,11 @@ def load_graph(path: str | Path) -> Graph:
             _refuse_remote_contexts(path, data)
         else:
             _refuse_entity_expansion(path, text)
-    graph = new_graph()
     try:
-        for quad in ox.parse(path=str(path), format=fmt):
-            graph.add((to_rdflib(quad.subject), to_rdflib(quad.predicate), to_rdflib(quad.object)))
+        return list(ox.parse(path=str(path), format=fmt))
     except (SyntaxError, ValueError, OSError) as exc:
         message = " ".join(str(exc).split())[:300]
         raise InputError(f"{path}: not valid {fmt.name}: {message}") from None
-    return graph
 
 
 def to_rdflib(term: Any):
