@@ -23,10 +23,10 @@ RESULTS = {
     "application/sparql-results+json": "JSON",
     "application/json": "JSON",
     "application/sparql-results+xml": "XML",
-    "application/xml": "XML",
-    "text/xml": "XML",
     "text/csv": "CSV",
     "text/tab-separated-values": "TSV",
+    "application/xml": "XML",
+    "text/xml": "XML",
 }
 GRAPHS = {
     "text/turtle": "TURTLE",
@@ -110,7 +110,11 @@ def choose(header: str, kind: str) -> str | None:
             # Highest q; then a type the client named over one a wildcard let in; then the
             # client's order; then ours (so */* gives the default).
             scored.append((-q, not exact, position if exact else 0, order, media))
-    return min(scored)[-1] if scored else None
+    if not scored:
+        return None
+    best_q, media = -min(scored)[0], min(scored)[-1]
+    canonical = next(m for m in table if table[m] == table[media])  # text/turtle for application/turtle
+    return canonical if _weight(canonical, ranges)[0] == best_q else media
 
 
 def default_accept(accept: str | None, format_name: str | None) -> str:

@@ -65,6 +65,10 @@ class _Frames:
             wire.send(self.sock, b"D", piece)
 
 
+def _size(n: int) -> str:
+    return f"{n >> 20:,} MiB" if n >= 1 << 20 else f"{n >> 10:,} KiB"
+
+
 def _graph_names(values):
     import pyoxigraph as ox
 
@@ -118,7 +122,7 @@ def _serve_jobs(source: StoreSource, store, sock: socket.socket) -> None:
         try:
             end = _answer(store, job, sock)
         except _TooLarge:
-            end = {"status": 507, "message": f"the answer is larger than {job['max_bytes'] >> 20} MiB; add a LIMIT"}
+            end = {"status": 507, "message": f"the answer is larger than {_size(job['max_bytes'])}; add a LIMIT"}
         except SyntaxError as exc:
             end = {"status": 400, "message": "SPARQL error: " + " ".join(str(exc).split())[:300]}
         except OSError as exc:
