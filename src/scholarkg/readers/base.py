@@ -45,15 +45,16 @@ class Reader:
 
 
 def decode(data: bytes) -> tuple[str, int]:
-    r"""``data`` as UTF-8 text with undecodable bytes replaced by U+FFFD, and how many were.
+    r"""``data`` as text (see :mod:`.textio`: byte-order marks, LF line ends), with bytes that do not
+    decode replaced by U+FFFD, and how many were.
 
     >>> decode(b"ok \xff\xfe \xef\xbf\xbd")
     ('ok \ufffd\ufffd \ufffd', 2)
     """
-    text = data.decode("utf-8", errors="replace")
-    if "\ufffd" not in text:
-        return text, 0
-    return text, text.count("\ufffd") - data.count(b"\xef\xbf\xbd")
+    from .textio import decode as decode_text
+
+    decoded = decode_text(data, fallback=False)
+    return decoded.text, decoded.replaced
 
 
 def open_error(path: Path, exc: OSError) -> InputError:
@@ -66,16 +67,26 @@ def open_error(path: Path, exc: OSError) -> InputError:
 
 
 def read_text(path: Path, problems: Problems | None = None) -> str:
-    """Read a whole file as UTF-8, or raise InputError. Bytes that are not UTF-8 are replaced
-    by U+FFFD and, when ``problems`` is given, reported against the file."""
+    """Read a whole file as text (:mod:`.textio`), or raise InputError. Bytes that do not decode
+    are replaced by U+FFFD and, when ``problems`` is given, reported against the file; a file
+    read as Latin-1 is noted."""
+    from .textio import decode as decode_text
+
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise open_error(path, exc) from None
-    text, replaced = decode(data)
-    if replaced and problems is not None:
-        problems.report(str(path), "", "encoding", f"{replaced:,} byte(s) that are not UTF-8 replaced with U+FFFD")
-    return text
+    decoded = decode_text(data)
+    if problems is not None:
+        if decoded.replaced:
+            problems.report(str(path), "", "encoding", f"{decoded.replaced:,} byte(s) that are not {_name(decoded.encoding)} replaced with U+FFFD")
+        if decoded.latin1:
+            problems.note(str(path), "not UTF-8: read as Latin-1 (Windows-1252)")
+    return decoded.text
+
+
+def _name(encoding: str) -> str:
+    return encoding.upper().replace("-LE", "").replace("-BE", "")
 
 
 def shown(value: Any, limit: int = 40) -> str:

@@ -20,42 +20,56 @@ from typing import Any
 
 from ..errors import Problems
 from ..model import Record
-from .base import Reader, RecordFields, decode, open_error
+from .base import Reader, RecordFields, open_error
 
 __all__ = ["JsonLinesReader", "iter_json_lines", "split_names"]
 
 
 def iter_json_lines(path: Path, problems: Problems) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield (line number, object) for each valid JSON object line; report the others."""
+    """Yield (line number, object) for each valid JSON object line; report the others.
+
+    Lines end at LF, CR LF or CR alone; the encoding comes from a byte-order mark, else UTF-8,
+    and a line that is not UTF-8 at all is read as Latin-1 (see :mod:`.textio`)."""
+    from .textio import iter_lines
+
     try:
         fh = path.open("rb")
     except OSError as exc:
         raise open_error(path, exc) from None
+    single_byte: list[int] = []
     with fh:
-        for number, raw in enumerate(fh, start=1):
-            line, replaced = decode(raw)
-            line = line.strip()
-            if not line:
-                continue
-            if replaced:
-                problems.report(str(path), f"line {number}", "encoding", f"{replaced:,} byte(s) that are not UTF-8 replaced with U+FFFD")
-            if number == 1:
-                line = line.lstrip("\ufeff")
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                problems.skip(str(path), f"line {number}", "json", f"invalid JSON ({exc.msg} at column {exc.colno})")
-                continue
-            except RecursionError:
-                problems.skip(str(path), f"line {number}", "json", "JSON nested too deeply")
-                continue
-            except ValueError as exc:  # e.g. a number with more digits than Python converts
-                problems.skip(str(path), f"line {number}", "json", f"invalid JSON ({exc})")
-                continue
-            if not isinstance(obj, dict):
-                problems.skip(str(path), f"line {number}", "json", f"expected an object, got {type(obj).__name__}")
-                continue
-            yield number, obj
+        try:
+            for number, line, replaced, latin1 in iter_lines(fh):
+                line = line.strip()
+                if not line:
+                    continue
+                if replaced:
+                    problems.report(str(path), f"line {number}", "encoding", f"{replaced:,} byte(s) that do not decode replaced with U+FFFD")
+                if latin1:
+                    single_byte.append(number)
+                yield from _object(path, number, line, problems)
+        except OSError as exc:  # a read error part-way (an I/O error, a file that went away)
+            raise open_error(path, exc) from None
+    if single_byte:
+        problems.note(str(path), f"{len(single_byte):,} line(s) not UTF-8, read as Latin-1 (Windows-1252); first: line {single_byte[0]}")
+
+
+def _object(path: Path, number: int, line: str, problems: Problems) -> Iterator[tuple[int, dict[str, Any]]]:
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as exc:
+        problems.skip(str(path), f"line {number}", "json", f"invalid JSON ({exc.msg} at column {exc.colno})")
+        return
+    except RecursionError:
+        problems.skip(str(path), f"line {number}", "json", "JSON nested too deeply")
+        return
+    except ValueError as exc:  # e.g. a number with more digits than Python converts
+        problems.skip(str(path), f"line {number}", "json", f"invalid JSON ({exc})")
+        return
+    if not isinstance(obj, dict):
+        problems.skip(str(path), f"line {number}", "json", f"expected an object, got {type(obj).__name__}")
+        return
+    yield number, obj
 
 
 def split_names(value: Any) -> list[Any]:
