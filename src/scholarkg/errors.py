@@ -7,6 +7,7 @@ readers report them to a :class:`Problems` collector and go on with the next rec
 
 from __future__ import annotations
 
+import errno
 import logging
 from dataclasses import dataclass
 
@@ -22,6 +23,7 @@ __all__ = [
     "Problem",
     "Problems",
     "one_line",
+    "disk_full",
     "EXIT_OK",
     "EXIT_PROBLEMS",
     "EXIT_USAGE",
@@ -113,6 +115,42 @@ def one_line(text: str, limit: int = 1_000) -> str:
         return text
     out = "".join(c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode("ascii") for c in text[:limit])
     return out + ("…" if len(text) > limit else "")
+
+
+_FULL_ERRNOS = {errno.ENOSPC: "no space left on device", errno.EDQUOT: "disk quota exceeded"}
+_FULL_WORDS = {"no space left on device": "no space left on device", "disk quota exceeded": "disk quota exceeded",
+               "database or disk is full": "no space left on device"}
+_SQLITE_FULL = 13
+
+
+def disk_full(exc: BaseException | None) -> str | None:
+    """Why ``exc`` (or an exception it came from) is a full disk or quota, else None.
+
+    Python reports it as ``OSError`` with ``ENOSPC`` or ``EDQUOT``; SQLite as an error with
+    code ``SQLITE_FULL`` ("database or disk is full"); RocksDB, through pyoxigraph, as an
+    ``OSError`` without an errno whose text holds the system's message.
+
+    >>> disk_full(OSError(errno.ENOSPC, "No space left on device"))
+    'no space left on device'
+    >>> disk_full(OSError("IO error: Disk quota exceeded: While appending to file: db/000008.log"))
+    'disk quota exceeded'
+    >>> disk_full(ValueError("no")) is None
+    True
+    """
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, OSError) and exc.errno in _FULL_ERRNOS:
+            return _FULL_ERRNOS[exc.errno]
+        if getattr(exc, "sqlite_errorcode", None) == _SQLITE_FULL:
+            return "no space left on device"
+        if isinstance(exc, (OSError, ScholarKGError)) or type(exc).__module__ == "sqlite3":
+            text = str(exc).lower()
+            for words, reason in _FULL_WORDS.items():
+                if words in text:
+                    return reason
+        exc = exc.__cause__ or exc.__context__
+    return None
 
 
 class Problems:

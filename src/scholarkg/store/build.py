@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import Problems
+from ..errors import Problems, ScholarKGError, StoreError, disk_full
 from ..graph import iri
 from ..model import Record
 from .disk import GraphStore
@@ -92,9 +92,17 @@ def build_store(
 
     problems = problems if problems is not None else Problems()
     records = unique_records(read_records([str(p) for p in inputs], problems, format=format), problems)
-    with GraphStore(store, writable=True) as graph_store:
-        builder = _Builder(graph_store, mapper or LocalMapper(), extractor, extractor_version, batch_size, progress or _no_progress)
-        report = builder.run(records)
+    try:
+        with GraphStore(store, writable=True) as graph_store:
+            builder = _Builder(graph_store, mapper or LocalMapper(), extractor, extractor_version, batch_size, progress or _no_progress)
+            report = builder.run(records)
+    except ScholarKGError:
+        raise
+    except Exception as exc:  # a full disk, from Python, SQLite or RocksDB alike, is exit 5
+        if (reason := disk_full(exc)) is None:
+            raise
+        raise StoreError(f"{store}: {reason} while building; the store keeps what the last finished build wrote, "
+                         "and the next build, with space freed, completes it") from exc
     report.problems = problems
     return report
 
