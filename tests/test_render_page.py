@@ -172,7 +172,11 @@ def test_every_kind_and_relation_has_a_style():
 
     assert set(KIND_STYLE) == set(NODE_KINDS)
     assert set(RELATION_STYLE) == set(RELATIONS.values()) == set(RELATION_TEXT)
-    assert len({(colour, shape) for colour, shape, _ in KIND_STYLE.values()}) == len(KIND_STYLE)
+    assert len({colour for colour, _, _ in KIND_STYLE.values()}) == len(KIND_STYLE)
+    assert len({shape for _, shape, _ in KIND_STYLE.values()}) == len(KIND_STYLE)  # told apart without colour
+    script = (Path(__file__).resolve().parents[1] / "src/scholarkg/explorer/explorer.js").read_text(encoding="utf-8")
+    for _, shape, _ in KIND_STYLE.values():  # and the page script can draw each of them
+        assert re.search(rf"\b{shape}: |\"{shape}\"", script), shape
 
 
 def _page_links(data: dict) -> set[tuple[str, str, str]]:
@@ -197,7 +201,7 @@ def test_page_data_matches_the_graph(rich_rdf, rich_html):
     ale = nodes[("Benchmark", "Agents' Last Exam")]
     assert ale["aliases"] == ["ALE"]
     headings = {heading: items for heading, items, _more in ale["related"]}
-    assert set(headings) == {"Introduced by", "Evaluated on in", "Results (on this benchmark)"}
+    assert set(headings) == {"Introduced by", "Papers evaluating on it", "Results (on this benchmark)"}
     (result_id,) = headings["Results (on this benchmark)"]
     assert data["nodes"][result_id]["name"] == "0.8% · Qwen3-8B on Agents' Last Exam (pass rate)"
     paper = nodes[("Paper", "Agents' Last Exam")]
