@@ -35,221 +35,15 @@
     return a;
   }
 
-  function darker(hex) {
-    const n = parseInt(hex.slice(1), 16);
-    const part = (shift) => Math.round(((n >> shift) & 255) * 0.7).toString(16).padStart(2, "0");
-    return "#" + part(16) + part(8) + part(0);
-  }
-
-  /* ---- shapes: one outline per node type, drawn the same on the canvas and in the legend ----
-     Points on a unit circle (y down); "dot" and "ring" are circles. */
-  const SVG = "http://www.w3.org/2000/svg";
-  function regular(count, turn, radius) {
-    const out = [];
-    for (let i = 0; i < count; i += 1) {
-      const a = turn + (2 * Math.PI * i) / count;
-      out.push([radius * Math.cos(a), radius * Math.sin(a)]);
-    }
-    return out;
-  }
-  function starPoints() {
-    const out = [];
-    for (let i = 0; i < 10; i += 1) {
-      const a = -Math.PI / 2 + (Math.PI * i) / 5;
-      const r = i % 2 ? 0.45 : 1.1;
-      out.push([r * Math.cos(a), r * Math.sin(a)]);
-    }
-    return out;
-  }
-  const OUTLINES = {
-    square: [[-0.85, -0.85], [0.85, -0.85], [0.85, 0.85], [-0.85, 0.85]],
-    triangle: [[0, -1.1], [1.0, 0.75], [-1.0, 0.75]],
-    triangleDown: [[-1.0, -0.75], [1.0, -0.75], [0, 1.1]],
-    diamond: [[0, -1.1], [1.1, 0], [0, 1.1], [-1.1, 0]],
-    hexagon: regular(6, 0, 1.0),
-    pentagon: regular(5, -Math.PI / 2, 1.05),
-    octagon: regular(8, Math.PI / 8, 1.0),
-    star: starPoints(),
-    plus: [[-0.33, -1], [0.33, -1], [0.33, -0.33], [1, -0.33], [1, 0.33], [0.33, 0.33], [0.33, 1], [-0.33, 1],
-      [-0.33, 0.33], [-1, 0.33], [-1, -0.33], [-0.33, -0.33]],
-    house: [[0, -1.05], [0.95, -0.2], [0.95, 0.9], [-0.95, 0.9], [-0.95, -0.2]],
-    parallelogram: [[-0.45, -0.75], [1.05, -0.75], [0.45, 0.75], [-1.05, 0.75]],
-  };
-
-  function tracePath(ctx, shape, x, y, r) {
-    ctx.beginPath();
-    if (shape === "dot" || shape === "ring") {
-      ctx.arc(x, y, r, 0, 2 * Math.PI);
-      if (shape === "ring") { ctx.moveTo(x + r * 0.45, y); ctx.arc(x, y, r * 0.45, 0, 2 * Math.PI, true); }
-    } else {
-      (OUTLINES[shape] || OUTLINES.square).forEach(([px, py], i) => {
-        if (i === 0) ctx.moveTo(x + px * r, y + py * r); else ctx.lineTo(x + px * r, y + py * r);
-      });
-    }
-    ctx.closePath();
-  }
-
-  function icon(kind) {
-    const style = kindStyle[kind];
-    const svg = document.createElementNS(SVG, "svg");
-    svg.setAttribute("class", "icon");
-    svg.setAttribute("width", "14");
-    svg.setAttribute("height", "14");
-    svg.setAttribute("viewBox", "-1.2 -1.2 2.4 2.4");
-    let shape;
-    if (style.shape === "dot" || style.shape === "ring") {
-      shape = document.createElementNS(SVG, "circle");
-      shape.setAttribute("r", style.shape === "ring" ? "0.72" : "0.95");
-      if (style.shape === "ring") { shape.setAttribute("fill", "none"); shape.setAttribute("stroke-width", "0.5"); }
-    } else {
-      shape = document.createElementNS(SVG, "polygon");
-      shape.setAttribute("points", OUTLINES[style.shape].map(([x, y]) => x.toFixed(3) + "," + y.toFixed(3)).join(" "));
-      shape.setAttribute("stroke-width", "0.12");
-    }
-    if (style.shape !== "ring") shape.setAttribute("fill", style.color);
-    shape.setAttribute("stroke", style.shape === "ring" ? style.color : darker(style.color));
-    shape.setAttribute("data-shape", style.shape);
-    svg.appendChild(shape);
-    return svg;
-  }
-
-  function drawShape(ctx, id, x, y, state, style) {
-    const n = info[id];
-    const r = style.size;
-    tracePath(ctx, kindStyle[n.kind].shape, x, y, r);
-    ctx.fillStyle = style.color;
-    ctx.strokeStyle = style.borderColor;
-    ctx.lineWidth = (state.selected || state.hover ? 2.5 : 1) / Math.max(network.getScale(), 0.2);
-    ctx.fill("evenodd");
-    ctx.stroke();
-  }
-
-  /* ---- the network ---- */
-  const nodes = new vis.DataSet(info.map((n) => {
-    const color = kindStyle[n.kind].color;
-    const edge = { background: color, border: "#111111" };
-    return {
-      id: n.id, x: n.x, y: n.y, size: n.size, shape: "custom",
-      ctxRenderer: ({ ctx, id, x, y, state, style }) => ({
-        drawNode: () => drawShape(ctx, id, x, y, state, style),
-        nodeDimensions: { width: 2.2 * style.size, height: 2.2 * style.size },
-      }),
-      color: { background: color, border: darker(color), highlight: edge, hover: edge },
-    };
-  }));
-  const edges = new vis.DataSet(data.edges.map((e, i) => {
-    const style = relationStyle[e.relation];
-    const item = { id: i, from: e.from, to: e.to, dashes: style.dashes,
-      color: { color: style.color, highlight: "#222222", hover: "#222222" } };
-    if (e.label) item.label = e.label;
-    return item;
-  }));
-  const network = new vis.Network(byId("graph"), {}, data.options);
+  /* ---- the network (drawing, shapes and labels: graphview.js) ---- */
+  const view = SkgGraph.create(byId("graph"), { kinds: kindStyle, relations: relationStyle, options: data.options });
+  view.add(info, data.edges.map((e, i) => Object.assign({ id: i }, e)));
+  const network = view.network;
+  const nodes = view.nodes;
+  const edges = view.edges;
   const status = byId("status");
   const physicsBox = byId("physics");
-  let hovered = null;
-
-  /* ---- labels: drawn by the page over vis-network's canvas at a fixed size on screen ----
-     vis-network scales label text with the zoom, so a whole graph fitted to the window has
-     unreadable 4 px names. Here the names that matter (tier 0: authors, papers, what the papers
-     introduce; tier 1: the benchmarks, datasets and models they use, categories) are always
-     drawn at LABEL_PX; the rest (tier 2) appear once the zoom makes room for them. Labels never
-     overlap: in order of importance, each takes the first free place below, above, right or
-     left of its node, or is left out until zooming in frees one. */
-  const LABEL_PX = [14, 13, 12];
-  const MINOR_LABEL_SCALE = 0.7; // tier-2 labels appear from this zoom on
-  const LABEL_FONT = "system-ui, -apple-system, 'Segoe UI', sans-serif";
-  const order = info.map((n) => n.id).sort((a, b) => info[a].rank - info[b].rank || a - b);
-  const widths = new Map();
-  let drawnLabels = [];
-
-  function textWidth(ctx, id, bold) {
-    const key = 2 * id + (bold ? 1 : 0);
-    if (!widths.has(key)) widths.set(key, ctx.measureText(info[id].label).width);
-    return widths.get(key);
-  }
-
-  function cellsOf(box) {
-    const cells = [];
-    for (let gx = Math.floor(box[0] / 64); gx <= Math.floor(box[2] / 64); gx += 1) {
-      for (let gy = Math.floor(box[1] / 64); gy <= Math.floor(box[3] / 64); gy += 1) cells.push(gx + "," + gy);
-    }
-    return cells;
-  }
-
-  function hits(grid, box) {
-    return cellsOf(box).some((cell) => (grid.get(cell) || []).some((other) =>
-      box[0] < other[2] && other[0] < box[2] && box[1] < other[3] && other[1] < box[3]));
-  }
-
-  function occupy(grid, box) {
-    cellsOf(box).forEach((cell) => { if (!grid.has(cell)) grid.set(cell, []); grid.get(cell).push(box); });
-  }
-
-  function drawLabels(ctx) {
-    const canvas = ctx.canvas;
-    const width = canvas.clientWidth;
-    const height = canvas.clientHeight;
-    const ratio = canvas.width / Math.max(width, 1);
-    const scale = network.getScale();
-    const centre = network.getViewPosition();
-    const positions = network.getPositions();
-    const labels = new Map(); // boxes of labels drawn: no label may overlap another
-    const shapes = new Map(); // boxes of the nodes whose labels always show: avoided where possible
-    const placed = [];
-    ctx.save();
-    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    ctx.textAlign = "left";
-    ctx.textBaseline = "top";
-    ctx.lineJoin = "round";
-    const first = [hovered, pinned].filter((id) => id !== null && !nodeHidden[id]);
-    const sequence = first.concat(order.filter((id) => !first.includes(id)));
-    const screen = {};
-    sequence.forEach((id) => {
-      if (nodeHidden[id]) return;
-      const p = positions[id];
-      const x = (p.x - centre.x) * scale + width / 2;
-      const y = (p.y - centre.y) * scale + height / 2;
-      const r = Math.max(info[id].size * scale, 2);
-      screen[id] = [x, y, r];
-      if (info[id].tier < 2) occupy(shapes, [x - r, y - r, x + r, y + r]);
-    });
-    sequence.forEach((id) => {
-      const n = info[id];
-      if (!(id in screen)) return;
-      const urgent = id === hovered || id === pinned;
-      if (n.tier === 2 && scale < MINOR_LABEL_SCALE && !urgent) return;
-      const [x, y, r] = screen[id];
-      if (x < -200 || y < -40 || x > width + 200 || y > height + 40) return;
-      const px = LABEL_PX[n.tier];
-      const bold = n.tier === 0 || urgent;
-      ctx.font = (bold ? "600 " : "") + px + "px " + LABEL_FONT;
-      const w = textWidth(ctx, id, bold) + 4;
-      const h = px + 3;
-      const d = r * 0.7;
-      const spots = [[x - w / 2, y + r + 1], [x - w / 2, y - r - 1 - h], [x + r + 2, y - h / 2], [x - r - 2 - w, y - h / 2],
-        [x + d, y + d], [x - d - w, y + d], [x + d, y - d - h], [x - d - w, y - d - h]]
-        .map(([left, top]) => [left, top, left + w, top + h])
-        .filter((box) => box[0] >= 0 && box[1] >= 0 && box[2] <= width && box[3] <= height);
-      let box = spots.find((b) => !hits(labels, b) && !hits(shapes, b));
-      // the names that matter most may cover another node's shape rather than go missing
-      if (box === undefined && n.tier === 0) box = spots.find((b) => !hits(labels, b));
-      // the selected or hovered node's label is always drawn
-      if (box === undefined && urgent) box = [x - w / 2, y + r + 1, x + w / 2, y + r + 1 + h];
-      if (box === undefined) return;
-      occupy(labels, box);
-      ctx.lineWidth = 3;
-      ctx.strokeStyle = "rgba(255,255,255,0.92)";
-      ctx.strokeText(n.label, box[0] + 2, box[1] + 1.5);
-      ctx.fillStyle = urgent ? "#000000" : n.tier === 2 ? "#444444" : "#1a1a1a";
-      ctx.fillText(n.label, box[0] + 2, box[1] + 1.5);
-      placed.push({ id, text: n.label, px, x: box[0], y: box[1], width: w, height: h });
-    });
-    ctx.restore();
-    drawnLabels = placed;
-  }
-
-  network.on("afterDrawing", drawLabels);
+  const icon = (kind) => SkgGraph.icon(kindStyle[kind]);
 
   function ready() {
     physicsBox.checked = false;
@@ -272,7 +66,7 @@
   } else {
     network.once("afterDrawing", ready);
   }
-  network.setData({ nodes, edges });
+  view.start();
   if (!data.options.physics.enabled) network.fit();
 
   /* ---- details ---- */
@@ -345,8 +139,8 @@
     network.fit({ nodes: [...around], animation: false });
   }
 
-  network.on("hoverNode", (p) => { hovered = p.node; showDetails(p.node); });
-  network.on("blurNode", () => { hovered = null; if (pinned !== null) showDetails(pinned); else clearDetails(); });
+  network.on("hoverNode", (p) => showDetails(p.node));
+  network.on("blurNode", () => { if (pinned !== null) showDetails(pinned); else clearDetails(); });
   network.on("selectNode", (p) => { pinned = p.nodes[0]; showDetails(pinned); remember(pinned); });
   network.on("doubleClick", (p) => { if (p.nodes.length) showAround(p.nodes[0]); });
   network.on("deselectNode", (p) => {
@@ -496,7 +290,7 @@
       const hide = nodeHidden[e.from] || nodeHidden[e.to];
       if (edgeHidden[i] !== hide) { edgeHidden[i] = hide; edgeUpdates.push({ id: i, hidden: hide }); }
     });
-    if (nodeUpdates.length) nodes.update(nodeUpdates);
+    if (nodeUpdates.length) view.setHidden(new Map(nodeUpdates.map((u) => [u.id, u.hidden])));
     if (edgeUpdates.length) edges.update(edgeUpdates);
     if (pinned !== null && nodeHidden[pinned]) { pinned = null; network.unselectAll(); clearDetails(); remember(null); }
     const linkCounts = {};
@@ -620,7 +414,7 @@
   window.skgExplorer = {
     network, nodes, edges, data, pick, findMatches,
     selected: () => pinned,
-    drawnLabels: () => drawnLabels.slice(),
+    drawnLabels: view.drawnLabels,
     visibleNodeIds: () => info.filter((n) => !nodeHidden[n.id]).map((n) => n.id),
   };
 })();
