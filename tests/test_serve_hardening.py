@@ -168,6 +168,16 @@ def test_too_many_headers_and_a_long_request_line_are_refused_in_plain_text(endp
     assert status == 414
 
 
+@pytest.mark.parametrize("request_line, status", [(b"GARBAGE", 400), (b"GET /query HTTP/2.0", 505),
+                                                  (b"GET /query", 505), (b"G\x00T /query HTTP/1.1", 501)])
+def test_a_broken_request_line_gets_an_http_1_1_answer(endpoint, request_line, status):
+    port, _process = endpoint
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(request_line + b"\r\n\r\n")
+        data = sock.recv(65536)
+    assert data.startswith(b"HTTP/1.1 %d " % status), data[:100]
+
+
 def test_a_negative_content_length_with_a_flood_after_it_keeps_memory_flat(endpoint):
     port, process = endpoint
     before = _rss_kib(process.pid)

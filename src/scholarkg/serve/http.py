@@ -153,8 +153,19 @@ class _Handler(BaseHTTPRequestHandler):
     def log_error(self, format: str, *args) -> None:
         log.debug("%s %s", self.address_string(), format % args)
 
+    def parse_request(self) -> bool:
+        if not super().parse_request():
+            return False
+        if self.request_version == "HTTP/0.9":  # no status line, no headers: nothing to say errors with
+            self.send_error(505, "HTTP/0.9 is not supported")
+            return False
+        return True
+
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
-        """Errors found while parsing the request (bad request line, headers too long): plain text."""
+        """Errors found while parsing the request (bad request line, headers too long): plain text,
+        always with an HTTP/1.1 status line (the standard library leaves it out when the request
+        line could not be read)."""
+        self.request_version = "HTTP/1.1"
         self.close_connection = True
         self._linger = True
         reason = message or HTTPStatus(code).phrase
