@@ -324,11 +324,14 @@ ACCEPTS = [b"*/*", b"text/csv", b"application/sparql-results+json;q=abc", b"imag
 
 
 def hostile_request(rng: random.Random) -> bytes:
-    """One HTTP request a hostile or broken client might send, as bytes."""
-    if rng.random() < 0.05:
+    """One HTTP request a hostile or broken client might send, as bytes: half are well-formed
+    requests carrying hostile queries and headers, half are broken at every level."""
+    if rng.random() < 0.5:
+        return _well_formed(rng)
+    if rng.random() < 0.1:
         return rng.randbytes(rng.randint(0, 600))
     body = rng.choice(QUERIES) if rng.random() < 0.85 else rng.randbytes(rng.randint(0, 3000))
-    if rng.random() < 0.02:
+    if rng.random() < 0.04:
         body = b"x" * rng.randint(1_000_001, 3_000_000)
     line = b" ".join(part for part in (rng.choice(METHODS), rng.choice(PATHS), rng.choice(VERSIONS)) if part)
     headers = [b"Host: fuzz"]
@@ -354,6 +357,27 @@ def hostile_request(rng: random.Random) -> bytes:
         headers += [b"X-%d: y" % n for n in range(150)]
     ending = rng.choice([b"\r\n", b"\r\n", b"\n", b"\r"])
     return line + ending + ending.join(headers) + ending + ending + body
+
+
+def _well_formed(rng: random.Random) -> bytes:
+    """A request whose framing is right, carrying a hostile query, form, Accept or Content-Type."""
+    from urllib.parse import quote_from_bytes
+
+    query = rng.choice(QUERIES) if rng.random() < 0.8 else rng.randbytes(rng.randint(0, 300))
+    accept = b"Accept: " + rng.choice(ACCEPTS) + b"\r\n" if rng.random() < 0.7 else b""
+    path = rng.choice([b"/query", b"/sparql", b"/update"])
+    kind = rng.randrange(3)
+    if kind == 0:
+        target = path + b"?query=" + quote_from_bytes(query).encode() + rng.choice([b"", b"&format=csv", b"&output=xml",
+                                                                                    b"&default-graph-uri=x:g", b"&query=ASK%7B%7D"])
+        return b"GET " + target + b" HTTP/1.1\r\nHost: fuzz\r\n" + accept + b"\r\n"
+    if kind == 1:
+        body, content_type = query, rng.choice(TYPES[:2] + [b"application/sparql-query; charset=utf-8"])
+    else:
+        body = rng.choice([b"query=", b"update=", b"query=a&query=", b""]) + quote_from_bytes(query).encode()
+        content_type = b"application/x-www-form-urlencoded"
+    return (b"POST " + path + b" HTTP/1.1\r\nHost: fuzz\r\nContent-Type: " + content_type + b"\r\n" + accept
+            + b"Content-Length: %d\r\n\r\n" % len(body) + body)
 
 
 def _exchange(port: int, data: bytes) -> str:
@@ -382,6 +406,10 @@ def _bad(outcome: str) -> bool:
 
 
 def _status(answer: bytes) -> str:
+    while answer.startswith(b"HTTP/1.1 100 "):  # an interim answer to Expect: 100-continue
+        answer = answer.partition(b"\r\n\r\n")[2]
+    if not answer:
+        return "100 only"
     first = answer.split(b"\r\n", 1)[0].split()
     if len(first) >= 2 and first[0].startswith(b"HTTP/") and first[1].isdigit():
         return first[1].decode()
@@ -473,9 +501,11 @@ def report(args, results: dict, sample: dict, served: dict | None, failures: lis
         bad = sum(n for outcome, n in served["outcomes"].items() if _bad(outcome))
         lines += [f"Hostile HTTP requests against `scholarkg serve` (run as users run it, `--timeout 2`, over the seed "
                   f"profile's {served['statements']:,} statements): **{served['requests']:,}** requests from 8 clients at "
-                  "once (broken request lines, methods, paths and versions; negative, non-numeric, repeated, short and "
-                  "long `Content-Length`; chunked bodies; bodies over the limit; oversized and malformed headers; bare CR "
-                  "or LF line ends; refused, crashing and endless queries; random bytes). Resets, hangs and internal errors: "
+                  "once. Half are well-formed requests carrying hostile queries (refused, crashing, endless, not UTF-8), "
+                  "forms, dataset parameters and `Accept` headers; half are broken at every level (request lines, methods, "
+                  "paths and versions; negative, non-numeric, repeated, short and long `Content-Length`; chunked bodies; "
+                  "bodies over the limit; oversized and malformed headers; bare CR or LF line ends; random bytes). "
+                  "Resets, hangs and internal errors: "
                   f"**{bad}**; tracebacks in the endpoint's log: **{served['tracebacks']}**; the endpoint answered a "
                   f"normal query afterwards: **{'yes' if served['alive'] else 'no'}** ({served['seconds']} s).", "",
                   "| outcome | requests |", "|---|---:|"]

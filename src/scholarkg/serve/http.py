@@ -157,7 +157,7 @@ class _Handler(BaseHTTPRequestHandler):
         if not super().parse_request():
             return False
         if self.request_version == "HTTP/0.9":  # no status line, no headers: nothing to say errors with
-            self.send_error(505, "HTTP/0.9 is not supported")
+            self.send_error(505, "this endpoint speaks HTTP/1.0 and HTTP/1.1, not HTTP/0.9")
             return False
         return True
 
@@ -171,7 +171,8 @@ class _Handler(BaseHTTPRequestHandler):
         reason = message or HTTPStatus(code).phrase
         self._send(Response.text(code, reason.lower()))
 
-    # Every method goes through one place; unknown methods are answered by the route (405).
+    # The usual methods all go through one place, where a route that does not take one answers
+    # 405; the standard library answers any other method 501.
     def __getattr__(self, name: str):
         if name.startswith("do_") and name[3:] in _METHODS:
             return self._dispatch
