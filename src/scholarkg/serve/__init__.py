@@ -3,7 +3,8 @@
 ::
 
     source.py     what is served (read-only, read-write or an in-memory copy), opened in one place
-    http.py       the HTTP server: bounded threads and queue, request limits, routes
+    http.py       the HTTP server: bounded threads and queue, request limits
+    routes.py     requests, responses and the router that more pages are added to
     protocol.py   the SPARQL 1.1 Protocol routes (/query, /sparql, /update)
     negotiate.py  the answer's media type from Accept
     engine.py     the pool of engine processes, deadlines, answer size limit
@@ -30,8 +31,9 @@ from pathlib import Path
 
 from ..errors import NetworkError, StoreError
 from .engine import EnginePool
-from .http import HttpServer, Request, Response, Router
+from .http import HttpServer
 from .protocol import SparqlProtocol
+from .routes import Request, Response, Router
 from .source import StoreSource, choose_source
 
 __all__ = ["Endpoint", "Request", "Response", "Router", "StoreSource", "free_port"]

@@ -14,9 +14,8 @@ module adds what it leaves to the application:
   has a body is ``411``, one over the route's limit ``413``, all without reading the body.
   Chunked bodies are refused (``411``; ``400`` together with ``Content-Length``). The
   connection is then closed, after the client has been given the time to read the answer.
-- **Routes.** :class:`Router` maps a path (or a path prefix) to a function from
-  :class:`Request` to :class:`Response`, with the methods it takes and its body limit; an
-  application adds pages, files and JSON endpoints with :meth:`Router.add`.
+- **Routes** (:mod:`.routes`): a path or path prefix, the methods it takes and its body limit,
+  and a function from :class:`~.routes.Request` to :class:`~.routes.Response`.
 
 A handler that raises gets a one-line ``500`` and a one-line log entry (the traceback only at
 debug level).
@@ -25,7 +24,6 @@ debug level).
 from __future__ import annotations
 
 import contextlib
-import email.message
 import logging
 import queue
 import re
@@ -35,85 +33,19 @@ import socket
 import socketserver
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler
-from typing import BinaryIO
 from urllib.parse import parse_qs, urlsplit
 
-__all__ = ["Request", "Response", "Router", "HttpServer", "DEFAULT_MAX_BODY"]
+from .routes import DEFAULT_MAX_BODY, Request, Response, Router
+
+__all__ = ["HttpServer"]
 
 log = logging.getLogger(__name__)
 
-DEFAULT_MAX_BODY = 1_000_000
 _LENGTH = re.compile(r"[0-9]{1,18}")
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 _METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
-
-
-@dataclass
-class Request:
-    method: str
-    path: str
-    query: dict[str, list[str]]
-    headers: email.message.Message
-    body: bytes
-    client: str
-
-    @property
-    def content_type(self) -> str:
-        return (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
-
-
-@dataclass
-class Response:
-    status: int
-    body: bytes | BinaryIO = b""
-    type: str = "text/plain; charset=utf-8"
-    size: int | None = None  # needed when body is a file
-    headers: dict[str, str] = field(default_factory=dict)
-
-    @classmethod
-    def text(cls, status: int, message: str, **headers: str) -> Response:
-        return cls(status, (message.rstrip("\n") + "\n").encode("utf-8"), headers=headers)
-
-
-Handler = Callable[[Request], Response]
-
-
-@dataclass(frozen=True)
-class Route:
-    path: str
-    handler: Handler
-    methods: frozenset[str]
-    prefix: bool
-    max_body: int
-
-
-class Router:
-    """Routes by path: exact paths first, then the longest matching prefix."""
-
-    def __init__(self) -> None:
-        self._exact: dict[str, Route] = {}
-        self._prefixes: list[Route] = []
-
-    def add(self, path: str, handler: Handler, *, methods=("GET",), prefix: bool = False,
-            max_body: int = DEFAULT_MAX_BODY) -> None:
-        """Answer ``path`` (every path under it with ``prefix``) with ``handler``; GET implies HEAD."""
-        names = {m.upper() for m in methods}
-        if "GET" in names:
-            names.add("HEAD")
-        route = Route(path, handler, frozenset(names), prefix, max_body)
-        if prefix:
-            self._prefixes = sorted([*self._prefixes, route], key=lambda r: -len(r.path))
-        else:
-            self._exact[path] = route
-
-    def match(self, path: str) -> Route | None:
-        if path in self._exact:
-            return self._exact[path]
-        return next((r for r in self._prefixes if path.startswith(r.path)), None)
 
 
 class _Refusal(Exception):

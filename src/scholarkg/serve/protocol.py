@@ -19,8 +19,8 @@ from urllib.parse import parse_qs
 from ..errors import QueryError
 from ..sparql_check import check_query
 from .engine import Answer, EnginePool
-from .http import Request, Response, Router
 from .negotiate import default_accept
+from .routes import Request, Response, Router
 
 __all__ = ["SparqlProtocol"]
 
