@@ -68,7 +68,7 @@ def unique_records(
     """
     seen: dict[str, str] = {}
     for record in records:
-        key = iri.paper_key(record.arxiv_id, record.title)
+        key = iri.record_key(record)
         where = str(record.source) if record.source else record.id
         if key in seen:
             if co_authors is not None:
@@ -135,7 +135,7 @@ def build(
         linker.add(extraction)
         if progress is not None:
             progress(len(records))
-    records = [_with_authors(r, co_authors.get(iri.paper_key(r.arxiv_id, r.title), [])) for r in records]
+    records = [_with_authors(r, co_authors.get(iri.record_key(r), [])) for r in records]
 
     outcome = curator.apply(records, extractions, linker, problems) if curator is not None else None
     if outcome is not None:

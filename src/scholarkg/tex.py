@@ -11,7 +11,8 @@ script (``n^2`` -> ``n²``, ``x_i`` -> ``xᵢ``), found from the Unicode charact
 A macro pylatexenc does not know keeps the text of its arguments.
 
 Text that holds no TeX is returned unchanged, so a plain ``~10x`` or ``50%`` from a web page
-keeps its meaning. In text that does, a bare ``%`` is a percent sign, not a comment, and a
+keeps its meaning; text known to be TeX source (a BibTeX value, ``tex=True``) is always
+decoded, so its grouping braces go too (``{BERT} models`` -> ``BERT models``). In text that does, a bare ``%`` is a percent sign, not a comment, and a
 bare ``&`` an ampersand, not a table column: record text is prose, never a TeX file, and
 cutting the rest of a line would lose data.
 
@@ -38,6 +39,7 @@ _DOLLAR = re.compile(r"(?<!\\)\$")
 _SCRIPT = re.compile(r"([\^_])\s*(?:\{([^{}]{1,40})\}|(\\[A-Za-z]+)|([^\s\\{}$]))")
 _BEFORE_PUNCT = re.compile(r" +([.,;:!?])(?=\s|$)")
 _SPACES = re.compile(r"[ \t\u00a0\u2009\u202f]+")
+_TEX_CHARS = "\\{}$~-`'%&"  # text without any of these reads the same as TeX and as plain text
 _MAX_TEX_CHARS = 100_000  # longer fields are left as they are (record fields are capped far below)
 _MAX_SCRIPT = 4  # longer scripts read better written out than as small characters
 
@@ -57,9 +59,18 @@ def _looks_like_math(inner: str) -> bool:
     return bool(inner.strip()) and (any(c in inner for c in "\\^_{}=") or not any(c.isspace() for c in inner))
 
 
-def to_plain(text: str) -> str:
-    """``text`` with its TeX decoded to plain Unicode; text without TeX is returned as it is."""
-    if not text or len(text) > _MAX_TEX_CHARS or not has_tex(text):
+def to_plain(text: str, *, tex: bool = False) -> str:
+    """``text`` with its TeX decoded to plain Unicode; text without TeX is returned as it is,
+    unless ``tex`` says that it is TeX source whatever it looks like.
+
+    >>> to_plain("{BERT}: {P}re-training, pp. 12--34", tex=True)
+    'BERT: Pre-training, pp. 12–34'
+    """
+    if not text or len(text) > _MAX_TEX_CHARS:
+        return text
+    if not tex and not has_tex(text):
+        return text
+    if tex and not any(c in text for c in _TEX_CHARS):
         return text
     return _decode(text)
 

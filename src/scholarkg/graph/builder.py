@@ -202,7 +202,7 @@ def record_triples(
     provenance of each mention and result (default: attributed to the extractor); curation
     uses it to mark what a correction made or changed.
     """
-    key = iri.paper_key(record.arxiv_id, record.title)
+    key = iri.record_key(record)
     paper = iri.paper(key)
     agent = iri.extractor(extraction.extractor or "unknown")
     if provenance is None:

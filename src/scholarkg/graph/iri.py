@@ -36,7 +36,13 @@ __all__ = [
     "validate",
     "paper",
     "paper_key",
+    "record_key",
+    "normalise_doi",
     "author",
+    "author_key",
+    "authorship",
+    "venue",
+    "entity_scheme",
     "entity",
     "category",
     "archive",
@@ -120,11 +126,41 @@ def _mint(path: str) -> URIRef:
     return validate(ID_BASE + path)
 
 
-def paper_key(arxiv_id: str | None, title: str) -> str:
-    """The stable key of a paper: its arXiv id when known, else a hash of its normalised title."""
+_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
+
+
+def normalise_doi(doi: str) -> str:
+    """A DOI without resolver or ``doi:`` prefix, case-folded (DOIs ignore case).
+
+    >>> normalise_doi("https://doi.org/10.1103/PhysRevB.85.115117")
+    '10.1103/physrevb.85.115117'
+    """
+    return _DOI_PREFIX.sub("", doi.strip()).strip().casefold()
+
+
+def paper_key(
+    arxiv_id: str | None, title: str, *, doi: str | None = None, year: int | None = None, family: str | None = None
+) -> str:
+    """The stable key of a paper: its arXiv id when known, else its DOI, else a hash of its
+    normalised title with its year and first author's family name (when known), so that
+    different papers with one title ("Editorial", "Calendar") keep apart."""
     if arxiv_id:
         return "arxiv:" + arxiv_id
-    return "title:" + _digest(normalise_key(title), 8)
+    if doi and normalise_doi(doi):
+        return "doi:" + normalise_doi(doi)
+    if year is None and not family:
+        return "title:" + _digest(normalise_key(title), 8)
+    return "title:" + _digest("\x1f".join((normalise_key(title), str(year or ""), normalise_key(family or ""))), 8)
+
+
+def record_key(record) -> str:
+    """:func:`paper_key` of a :class:`~scholarkg.model.Record`: the first author counts only
+    when the record lists its authors in the paper's order."""
+    family = None
+    if record.authors and record.authors_ordered:
+        first = record.authors[0]
+        family = first.family or first.name.split()[-1]
+    return paper_key(record.arxiv_id, record.title, doi=record.doi, year=record.year, family=family)
 
 
 def paper(key: str) -> URIRef:
@@ -132,6 +168,8 @@ def paper(key: str) -> URIRef:
     kind, _, value = key.partition(":")
     if kind == "arxiv":
         return _mint("paper/arxiv/" + _quote(value, safe=".-"))
+    if kind == "doi":
+        return _mint("paper/d-" + _digest(value, 8))
     if kind == "title" and re.fullmatch(r"[0-9a-f]+", value):
         return _mint("paper/t-" + value)
     return _mint("paper/k_" + _digest(key, 8))
@@ -147,8 +185,34 @@ def store_graph(part: str) -> URIRef:
     return _mint("graph/" + _slug(normalise_key(part)))
 
 
+def author_key(name: str) -> str:
+    """The key authors are identified by, the same for every reader: the normalised name with
+    full stops read as spaces, so "James M. Murray", "James M Murray" and "JAMES M. MURRAY" are
+    one person (and one readable IRI).
+
+    >>> author_key("James M. Murray") == author_key("james m murray")
+    True
+    """
+    return normalise_key(name.replace(".", " "))
+
+
 def author(name: str) -> URIRef:
-    return _mint("author/" + _slug(normalise_key(name)))
+    return _mint("author/" + _slug(author_key(name)))
+
+
+def authorship(paper_key_: str, position: int) -> URIRef:
+    """The node stating that an author holds ``position`` (from 1) in a paper's author list."""
+    return _mint("authorship/" + _digest(f"{paper_key_}\x1f{position}", 10))
+
+
+def venue(name: str) -> URIRef:
+    """A journal, proceedings or book papers appeared in, keyed by its normalised name."""
+    return _mint("venue/" + _slug(normalise_key(name)))
+
+
+def entity_scheme() -> URIRef:
+    """The SKOS concept scheme of the research entities a graph describes."""
+    return _mint("scheme/entities")
 
 
 def entity(label: str) -> URIRef:

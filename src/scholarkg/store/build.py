@@ -139,7 +139,7 @@ class _Builder:
             nonlocal next_seq, seen
             for record in records:
                 seen += 1
-                key = iri.paper_key(record.arxiv_id, record.title)
+                key = iri.record_key(record)
                 source = source_digest(record, self.version)
                 known = self.m.known(key)
                 if known and known[1] == source and known[2] is not None:
@@ -155,7 +155,7 @@ class _Builder:
         batch: list = []
         done = 0
         for record, extraction in self.mapper.extract(todo(), self.extractor):
-            key = iri.paper_key(record.arxiv_id, record.title)
+            key = iri.record_key(record)
             seq, source = pending.pop(key)
             batch.append((key, seq, source, record, extraction))
             if len(batch) >= self.batch_size:

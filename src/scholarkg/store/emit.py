@@ -69,7 +69,7 @@ def emit_record(record: Record, extraction: Extraction, resolve) -> Emission:
     from ..graph.builder import record_triples
     from ..graph.cooccurrence import paper_entity_keys
 
-    key = iri.paper_key(record.arxiv_id, record.title)
+    key = iri.record_key(record)
     paper = str(iri.paper(key))
     own = iri.record_graph(key)
     shared: set[str] = set()
