@@ -31,6 +31,9 @@ def build_into_store(inputs, store: Path, input_format, strict: bool, fail_on_pr
         report = build_store(inputs, store, format=input_format, problems=problems, progress=bar)
     finally:
         bar.done()
+    from ..fileio import write_bytes
+
+    write_bytes(store / "problems.jsonl", problems.jsonl())  # the last build's problems, beside its statements
     echo_store_report(report, store)
     if fail_on_problems and problems.items:
         sys.exit(errors.EXIT_PROBLEMS)

@@ -87,7 +87,7 @@ def build_store(
     ``extractor`` replaces :func:`scholarkg.extract.extract_many` (same interface); records
     are extracted again when ``extractor_version`` differs from the one that made them.
     """
-    from ..pipeline import unique_records
+    from ..identity import unique_records
     from ..readers import read_records
 
     problems = problems if problems is not None else Problems()
