@@ -23,6 +23,7 @@ from rdflib.namespace import DCTERMS, RDF, SKOS
 
 from .errors import Problems
 from .graph import iri
+from .graph.bibliographic import entity_scheme_triples
 from .graph.builder import add_all, entity_triples, new_graph, record_triples
 from .graph.cooccurrence import cooccurrence_triples, paper_entity_keys
 from .graph.vocab import SKG
@@ -116,6 +117,8 @@ def build(
     for entity in entities:
         if entity.key in keep:
             add_all(graph, entity_triples(entity, known=keep))
+    if keep:
+        add_all(graph, entity_scheme_triples())
     if outcome is not None:
         add_all(graph, list(outcome.curation_triples(graph)))
     add_all(graph, cooccurrence_triples(paper_entity_keys(e, linker.resolve) for e in extractions))
