@@ -194,3 +194,9 @@ def test_malformed_entries_never_raise(tmp_path, text):
     path = bib(tmp_path, text + "\n@article{good, title = {Good}, year = 2020}\n")
     records, problems = read(path)
     assert records and records[-1].title == "Good"
+
+
+def test_a_name_starting_with_a_macro_after_and(tmp_path):
+    path = bib(tmp_path, "@article{x, author = \"Stephan Lindner and \\rlap{Lutz Birkhahn}\", title = {T}, year = 1989}\n")
+    (record,), _ = read(path)
+    assert [a.name for a in record.authors] == ["Stephan Lindner", "Lutz Birkhahn"]

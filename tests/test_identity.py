@@ -24,11 +24,16 @@ def test_same_title_different_papers_stay_apart():
         rec("Deep Nets", 6, year=2020, authors=(Author("Alan Turing", "Alan", "Turing"),)),
         rec("Preprint", 7, arxiv_id="2101.00001"),
         rec("Preprint", 8, arxiv_id="2101.00002"),
+        # One column title twice in one issue, on different pages (as in TUGboat's bibliography).
+        rec("Greetings from the Editor", 9, year=1981, venue="TUGboat", volume="2", issue="2", pages="43–43"),
+        rec("Greetings from the Editor", 10, year=1981, venue="TUGboat", volume="2", issue="2", pages="54–54"),
+        rec("Addresses", 11, year=1981, venue="TUGboat", volume="2", issue="2"),
+        rec("Addresses", 12, year=1981, venue="TUGboat", volume="2", issue="3"),
     ]
     problems = Problems()
     kept = merge_records(records, problems)
-    assert len(kept) == 8 and problems.record_notes == []
-    assert len({iri.paper(iri.record_key(r)) for r in kept}) == 8
+    assert len(kept) == 12 and problems.record_notes == []
+    assert len({iri.paper(iri.record_key(r)) for r in kept}) == 12  # and twelve IRIs
 
 
 def test_a_real_duplicate_is_merged_with_fields_combined_and_noted_once():

@@ -24,6 +24,8 @@ from scholarkg.tex import has_tex, to_plain
     (r"a \mbox{state-of-the-art} {\it result} in \texttt{code}", "a state-of-the-art result in code"),
     (r"$\theta_{t+1}$ and $\geq$ 3 \& more", "θₜ₊₁ and ≥ 3 & more"),
     (r"prices of $5 and $6 in \emph{total}", "prices of $5 and $6 in total"),
+    (r"{\MTeX} for the {\TUG} and {{\CSTUG{}}}", "MTeX for the TUG and CSTUG"),  # unknown logos keep their names
+    (r"a \mymacro{word} here", "a word here"),  # unknown with an argument: the argument's text
 ])
 def test_tex_is_decoded(tex, plain):
     assert to_plain(tex) == plain

@@ -1,11 +1,13 @@
 """Which records describe the same paper, and how repeats are combined.
 
-Two records are the same paper when they share an identifier and no other identifier tells
-them apart: the same arXiv id, or the same DOI, or the same normalised title with the same
-year and first author's family name (:func:`scholarkg.graph.iri.record_key`) — unless their
-arXiv ids or their DOIs differ. So "Calendar" of 2001 and "Calendar" of 2002, or two articles
-"From the President" with different DOIs, stay two papers, while the same article listed in
-two bibliographies, or by several authors' profile pages, is one.
+Two records are the same paper when they share an identifier and nothing tells them apart:
+the same arXiv id, or the same DOI, or the same normalised title with the same year and first
+author's family name (:func:`scholarkg.graph.iri.record_key`) — unless their arXiv ids or
+their DOIs differ, or, for a match by title, both give a venue, volume, issue, pages or author
+list and these differ. So "Calendar" of 2001 and "Calendar" of 2002, two columns "Greetings from
+the Editor" on different pages of one issue, or two articles "From the President" with
+different DOIs stay apart, while the same article listed in two bibliographies, or by several
+authors' profile pages, is one.
 
 :func:`merge_records` (the folder build, which holds every record anyway) combines a repeat
 into the first record: fields the first lacks are taken from the repeat, authors the first
@@ -15,6 +17,7 @@ and drops the repeat. Either way each repeat is one note (not a problem) naming 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -34,6 +37,34 @@ _FILLED = ("year", "arxiv_id", "doi", "journal_ref", "published", "updated", "ki
 class _Group:
     arxiv: set[str] = field(default_factory=set)
     doi: set[str] = field(default_factory=set)
+    details: dict[str, object] = field(default_factory=dict)  # what a match by title must agree with
+
+
+_NOT_ALNUM = re.compile(r"[\W_]+")
+
+
+def _details(record: Record) -> dict[str, object]:
+    """Where in a venue the record is, normalised: two records of one title that differ here differ."""
+    out: dict[str, object] = {}
+    for name in ("venue", "volume", "issue", "pages"):
+        value = getattr(record, name)
+        if value:
+            out[name] = _NOT_ALNUM.sub("", iri.normalise_key(value))
+    if record.authors_ordered and record.authors:
+        out["authors"] = tuple(iri.normalise_key(a.family or a.name.split()[-1]) for a in record.authors)
+    return out
+
+
+def _agree(a: dict[str, object], b: dict[str, object]) -> bool:
+    for key in a.keys() & b.keys():
+        x, y = a[key], b[key]
+        if key == "authors":  # a list cut short ("and others") agrees with the full one
+            n = min(len(x), len(y))
+            if x[:n] != y[:n]:
+                return False
+        elif x != y:
+            return False
+    return True
 
 
 def _identifiers(record: Record) -> list[tuple[str, str]]:
@@ -42,7 +73,11 @@ def _identifiers(record: Record) -> list[tuple[str, str]]:
         out.append(("arxiv", record.arxiv_id))
     if record.doi and iri.normalise_doi(record.doi):
         out.append(("doi", iri.normalise_doi(record.doi)))
-    out.append(("title", iri.record_key(replace(record, arxiv_id=None, doi=None))))
+    family = None
+    if record.authors and record.authors_ordered:
+        family = record.authors[0].family or record.authors[0].name.split()[-1]
+    # By title, year and first author only: the details are compared when a match is found.
+    out.append(("title", iri.paper_key(None, record.title, year=record.year, family=family)))
     return out
 
 
@@ -50,23 +85,26 @@ class Identities:
     """The papers seen so far, found by any of their identifiers."""
 
     def __init__(self) -> None:
-        self._index: dict[tuple[str, str], int] = {}
+        self._index: dict[tuple[str, str], list[int]] = {}
         self._groups: list[_Group] = []
 
     def find(self, record: Record) -> int | None:
         """The number of the earlier paper ``record`` repeats, or None."""
         arxiv = record.arxiv_id
         doi = iri.normalise_doi(record.doi) if record.doi else None
+        details = None
         for ident in _identifiers(record):
-            number = self._index.get(ident)
-            if number is None:
-                continue
-            group = self._groups[number]
-            if arxiv and group.arxiv and arxiv not in group.arxiv:
-                continue
-            if doi and group.doi and doi not in group.doi:
-                continue
-            return number
+            for number in self._index.get(ident, ()):
+                group = self._groups[number]
+                if arxiv and group.arxiv and arxiv not in group.arxiv:
+                    continue
+                if doi and group.doi and doi not in group.doi:
+                    continue
+                if ident[0] == "title":
+                    details = _details(record) if details is None else details
+                    if not _agree(details, group.details):
+                        continue
+                return number
         return None
 
     def add(self, record: Record, number: int | None = None) -> int:
@@ -75,8 +113,12 @@ class Identities:
             number = len(self._groups)
             self._groups.append(_Group())
         group = self._groups[number]
+        for key, value in _details(record).items():
+            group.details.setdefault(key, value)
         for kind, value in _identifiers(record):
-            self._index.setdefault((kind, value), number)
+            numbers = self._index.setdefault((kind, value), [])
+            if number not in numbers:
+                numbers.append(number)
             if kind == "arxiv":
                 group.arxiv.add(value)
             elif kind == "doi":

@@ -139,28 +139,41 @@ def normalise_doi(doi: str) -> str:
 
 
 def paper_key(
-    arxiv_id: str | None, title: str, *, doi: str | None = None, year: int | None = None, family: str | None = None
+    arxiv_id: str | None,
+    title: str,
+    *,
+    doi: str | None = None,
+    year: int | None = None,
+    family: str | None = None,
+    details: str = "",
 ) -> str:
     """The stable key of a paper: its arXiv id when known, else its DOI, else a hash of its
-    normalised title with its year and first author's family name (when known), so that
-    different papers with one title ("Editorial", "Calendar") keep apart."""
+    normalised title with its year and first author's family name (when known), and
+    ``details`` (where in its venue it is, and its other authors), so that different papers
+    with one title ("Editorial", "Calendar") keep apart."""
     if arxiv_id:
         return "arxiv:" + arxiv_id
     if doi and normalise_doi(doi):
         return "doi:" + normalise_doi(doi)
-    if year is None and not family:
+    if year is None and not family and not details:
         return "title:" + _digest(normalise_key(title), 8)
-    return "title:" + _digest("\x1f".join((normalise_key(title), str(year or ""), normalise_key(family or ""))), 8)
+    parts = [normalise_key(title), str(year or ""), normalise_key(family or "")] + ([details] if details else [])
+    return "title:" + _digest("\x1f".join(parts), 8)
+
+
+_NOT_ALNUM = re.compile(r"[\W_]+")
 
 
 def record_key(record) -> str:
-    """:func:`paper_key` of a :class:`~scholarkg.model.Record`: the first author counts only
-    when the record lists its authors in the paper's order."""
-    family = None
+    """:func:`paper_key` of a :class:`~scholarkg.model.Record`: the authors count only when the
+    record lists them in the paper's order; venue, volume, issue and pages when it gives them."""
+    family, others = None, ""
     if record.authors and record.authors_ordered:
-        first = record.authors[0]
-        family = first.family or first.name.split()[-1]
-    return paper_key(record.arxiv_id, record.title, doi=record.doi, year=record.year, family=family)
+        families = [normalise_key(a.family or a.name.split()[-1]) for a in record.authors]
+        family, others = families[0], " ".join(families[1:])
+    place = [_NOT_ALNUM.sub("", normalise_key(v)) if v else "" for v in (record.venue, record.volume, record.issue, record.pages)]
+    details = "\x1e".join(place + [others]) if any(place) or others else ""
+    return paper_key(record.arxiv_id, record.title, doi=record.doi, year=record.year, family=family, details=details)
 
 
 def paper(key: str) -> URIRef:

@@ -210,7 +210,8 @@ class RecordFields:
 
         title = text_field("title", self.title, line=True)
         if title:
-            stripped = strip_markup(title).strip()
+            # In TeX source "\<name>" is a macro call, not HTML: leave such a title to the TeX decoder.
+            stripped = title.strip() if self.tex and "\\<" in title else strip_markup(title).strip()
             if stripped != title:
                 problems.report(*where, "title", "removed HTML markup")
             title = stripped

@@ -48,6 +48,7 @@ _ARXIV_ONLY = re.compile(rf"^\s*(?:arxiv|corr)(?:\s+preprint)?(?:\s*(?:arxiv)?\s
 _KEY_OF_RAW = re.compile(r"@\s*\w+\s*[{(]\s*([^,\s{}()=]*)")
 _ESCAPED = re.compile(r"\\([_&%#$~])")
 _ORCID_PAIR = re.compile(r"([^/;\n]+?)\s*/\s*(\d{4}-\d{4}-\d{4}-\d{3}[\dXx])")
+_AND_MACRO = re.compile(r"(\s[aA][nN][dD]\s+)\\")
 _CROSSREF_DEPTH = 4
 _NAME_FIELDS = ("author",)
 
@@ -93,6 +94,9 @@ def _authors(value: str, orcids: str | None) -> list[Author]:
         family = name.split(",")[0].strip().casefold()
         ids.setdefault(family, number)
     out = []
+    # bibtexparser 2.1 drops the backslash of a name that starts with a macro after "and"
+    # ("A and \rlap{B}" gives "rlap{B}"); an empty group before it changes nothing in TeX.
+    value = _AND_MACRO.sub(r"\1{}\\", value)
     for person in split_multiple_persons_names(value):
         person = person.strip()
         if not person or person.lower() == "others":
