@@ -124,9 +124,29 @@ def real_bibliographies() -> dict[str, Path]:
             if download.returncode != 0 or not archive.is_file():
                 pytest.skip(f"cannot fetch the {package} {version} source distribution (offline?)")
             with tarfile.open(archive) as tar:
-                tar.extractall(SDIST_CACHE, filter="data")
+                safe = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}  # Python >= 3.11.4
+                tar.extractall(SDIST_CACHE, **safe)
         for path in sorted(folder.rglob("*.bib")):
             found[f"{package}/{path.relative_to(folder)}"] = path
     if not found:
         pytest.skip("no bibliography in the source distributions")
     return found
+
+
+@pytest.fixture(scope="module")
+def browser_context(tmp_path_factory):
+    """A headless Debian chromium context, offline (see tests/browser.py)."""
+    from browser import launch_context
+
+    yield from launch_context(tmp_path_factory)
+
+
+@pytest.fixture
+def open_page(browser_context):
+    """``open_page(path)``: open a page in ``browser_context`` with outside requests blocked."""
+    from browser import page_opener
+
+    pages: list = []
+    yield page_opener(browser_context, pages)
+    for page in pages:
+        page.close()
