@@ -29,7 +29,7 @@ from pathlib import Path
 
 from ..errors import InputError, Problems
 from ..model import Author, PaperKind, Record
-from .base import Reader, RecordFields, normalise_arxiv_id, orcid, paper_kind, read_text
+from .base import Reader, RecordFields, normalise_arxiv_id, paper_kind, read_text
 from .bibvalues import BadValue, Macros
 
 __all__ = ["BibtexReader"]
