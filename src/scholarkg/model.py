@@ -17,6 +17,7 @@ __all__ = [
     "Role",
     "Field",
     "LinkKind",
+    "PaperKind",
     "Source",
     "Author",
     "Record",
@@ -65,6 +66,24 @@ class LinkKind(str, Enum):
     WEB = "WebPage"
 
 
+class PaperKind(str, Enum):
+    """What kind of publication a record describes (BibTeX's entry types, plus preprints)."""
+
+    ARTICLE = "article"  # in a journal
+    CONFERENCE_PAPER = "inproceedings"
+    PREPRINT = "preprint"
+    BOOK = "book"
+    CHAPTER = "incollection"  # a part of a book
+    PROCEEDINGS = "proceedings"
+    PHD_THESIS = "phdthesis"
+    MASTERS_THESIS = "mastersthesis"
+    THESIS = "thesis"
+    REPORT = "techreport"
+    MANUAL = "manual"
+    UNPUBLISHED = "unpublished"
+    OTHER = "misc"
+
+
 @dataclass(frozen=True, slots=True)
 class Source:
     """Where a record came from: file, and line or position inside it."""
@@ -79,10 +98,15 @@ class Source:
 
 @dataclass(frozen=True, slots=True)
 class Author:
+    """A person as a record names them: display name, given and family names when known
+    (``family`` includes particles such as "van"), and identifiers the input gives."""
+
     name: str
     given: str | None = None
     family: str | None = None
     affiliation: str | None = None
+    orcid: str | None = None  # 0000-0002-1825-0097
+    arxiv_id: str | None = None  # an arXiv author identifier, such as "song_m_1"
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +115,8 @@ class Record:
 
     ``categories`` lists arXiv category codes, the primary one first; ``primary_category``
     names it explicitly (``None`` when the source does not say which is primary).
+    ``authors`` are in the paper's order when ``authors_ordered`` (a profile page names only
+    its own author, whose place in the list it does not give).
     ``title``, ``abstract`` and author names are plain Unicode (TeX decoded by
     :func:`scholarkg.tex.to_plain`); ``source_title`` and ``source_abstract`` keep the text as
     the source wrote it when that differs (``P$^2$-MOPD`` for ``P²-MOPD``), else ``None``.
@@ -112,6 +138,13 @@ class Record:
     updated: str | None = None
     source_title: str | None = None
     source_abstract: str | None = None
+    kind: PaperKind | None = None
+    venue: str | None = None  # the journal, proceedings or book the paper appeared in
+    volume: str | None = None
+    issue: str | None = None
+    pages: str | None = None
+    url: str | None = None
+    authors_ordered: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import logging
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,16 +23,19 @@ from rdflib.namespace import DCTERMS, RDF, SKOS
 
 from .errors import Problems
 from .graph import iri
+from .graph.bibliographic import entity_scheme_triples
 from .graph.builder import add_all, entity_triples, new_graph, record_triples
 from .graph.cooccurrence import cooccurrence_triples, paper_entity_keys
 from .graph.vocab import SKG
+from .identity import merge_records, unique_records
 from .model import Entity, EntityType, Extraction, Record
 
-__all__ = ["Build", "build", "unique_records", "described_keys", "summarise", "write_outputs", "OUTPUT_FILES"]
+__all__ = ["Build", "build", "unique_records", "merge_records", "described_keys", "summarise", "write_outputs",
+           "OUTPUT_FILES"]
 
 log = logging.getLogger(__name__)
 
-OUTPUT_FILES = ("graph.ttl", "graph.jsonld", "graph.nt", "graph.html", "extraction.jsonl", "summary.json")
+OUTPUT_FILES = ("graph.ttl", "graph.jsonld", "graph.nt", "graph.html", "extraction.jsonl", "summary.json", "problems.jsonl")
 # write_outputs also writes build.json (scholarkg.manifest): how the folder was built, with
 # paths relative to the folder, so it is left out of the graph outputs above.
 
@@ -56,44 +59,6 @@ class Build:
     @property
     def summary(self) -> dict:
         return summarise(self.graph, self.problems)
-
-
-def unique_records(
-    records: Iterable[Record], problems: Problems, co_authors: dict[str, list] | None = None
-) -> Iterator[Record]:
-    """Drop repeated records of the same paper (same arXiv id, or same normalised title).
-
-    With ``co_authors``, the authors of each dropped repeat are collected under the kept
-    record's paper key (several profile pages listing one paper give it all their authors).
-    """
-    seen: dict[str, str] = {}
-    for record in records:
-        key = iri.paper_key(record.arxiv_id, record.title)
-        where = str(record.source) if record.source else record.id
-        if key in seen:
-            if co_authors is not None:
-                co_authors.setdefault(key, []).extend(record.authors)
-            problems.skip(
-                record.source.path if record.source else where,
-                record.source.position if record.source else "",
-                "id",
-                f"duplicate of the record at {seen[key]}",
-            )
-            continue
-        seen[key] = where
-        yield record
-
-
-def _with_authors(record: Record, extra: list) -> Record:
-    from dataclasses import replace
-
-    names = {iri.normalise_key(a.name) for a in record.authors}
-    added = []
-    for author in extra:
-        if iri.normalise_key(author.name) not in names:
-            names.add(iri.normalise_key(author.name))
-            added.append(author)
-    return replace(record, authors=(*record.authors, *added)) if added else record
 
 
 def build(
@@ -124,18 +89,15 @@ def build(
     records: list[Record] = []
     extractions: list[Extraction] = []
     linker = Linker()
-    co_authors: dict[str, list] = {}
     stream = read_records(paths, problems, format=format)
     if curator is not None:
         stream = curator.prepare(stream, problems)
-    stream = unique_records(stream, problems, co_authors)
-    for record, extraction in extract_many(stream, nlp=nlp):
+    for record, extraction in extract_many(merge_records(stream, problems), nlp=nlp):
         records.append(record)
         extractions.append(extraction)
         linker.add(extraction)
         if progress is not None:
             progress(len(records))
-    records = [_with_authors(r, co_authors.get(iri.paper_key(r.arxiv_id, r.title), [])) for r in records]
 
     outcome = curator.apply(records, extractions, linker, problems) if curator is not None else None
     if outcome is not None:
@@ -155,6 +117,8 @@ def build(
     for entity in entities:
         if entity.key in keep:
             add_all(graph, entity_triples(entity, known=keep))
+    if keep:
+        add_all(graph, entity_scheme_triples())
     if outcome is not None:
         add_all(graph, list(outcome.curation_triples(graph)))
     add_all(graph, cooccurrence_triples(paper_entity_keys(e, linker.resolve) for e in extractions))
@@ -216,7 +180,8 @@ def summarise(graph: Graph, problems: Problems | None = None) -> dict:
     if problems is not None:
         summary["problems"] = len(problems.items)
         summary["skipped_records"] = problems.skipped_records
-        summary["notes"] = list(problems.notes)
+        summary["notes"] = problems.summary_notes()
+        summary["problems_file"] = "problems.jsonl"
     return summary
 
 
@@ -243,6 +208,7 @@ def write_outputs(result: Build, out_dir: str | Path, *, html: bool = True) -> d
     summary = summarise(result.graph, result.problems)
     summary["notes"] = [_relative_note(n) for n in summary.get("notes", [])]
     files["summary.json"] = (json.dumps(summary, indent=2, sort_keys=True) + "\n").encode("utf-8")
+    files["problems.jsonl"] = result.problems.jsonl(file_name=lambda path: Path(path).name)
     from .manifest import manifest_bytes
 
     files["build.json"] = manifest_bytes(result, out_dir, html=html)

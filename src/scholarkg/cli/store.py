@@ -31,9 +31,17 @@ def build_into_store(inputs, store: Path, input_format, strict: bool, fail_on_pr
         report = build_store(inputs, store, format=input_format, problems=problems, progress=bar)
     finally:
         bar.done()
-    echo_store_report(report, store)
+    _report(report, store)
     if fail_on_problems and problems.items:
         sys.exit(errors.EXIT_PROBLEMS)
+
+
+def _report(report, store: Path) -> None:
+    """Keep the build's problems beside its statements (``STORE/problems.jsonl``), and show the summary."""
+    from ..fileio import write_bytes
+
+    write_bytes(store / "problems.jsonl", report.problems.jsonl())
+    echo_store_report(report, store)
 
 
 def export_from_store(store: Path, fmt: str, output: Path | None) -> None:
@@ -150,6 +158,6 @@ def bulk(inputs, store, scheduler, workers, partition_size, input_format, strict
                             format=input_format, problems=problems, progress=bar)
     finally:
         bar.done()
-    echo_store_report(report, store)
+    _report(report, store)
     if fail_on_problems and problems.items:
         sys.exit(errors.EXIT_PROBLEMS)

@@ -122,7 +122,7 @@ class Outcome:
             if entity is None:
                 continue
             record = self.state.records[i]
-            paper_key = iri.paper_key(record.arxiv_id, record.title)
+            paper_key = iri.record_key(record)
             paper, node = iri.paper(paper_key), iri.entity(key)
             mention = iri.mention(paper_key, key, "curation", 0, 0)
             yield paper, SKG.hasMention, mention
@@ -148,7 +148,7 @@ class Outcome:
                 yield node, RDFS.comment, Literal(c.note)
         applied = {s.correction.id for s in self.statuses if s.state != STALE}
         influenced = [(iri.entity(key), cid) for key, cids in sorted(self.state.influenced.items()) for cid in cids]
-        influenced += [(iri.paper(iri.paper_key(r.arxiv_id, r.title)), cid) for r, cid, _f in self.curator.paper_statements]
+        influenced += [(iri.paper(iri.record_key(r)), cid) for r, cid, _f in self.curator.paper_statements]
         for subject, cid in influenced:
             if cid in applied and (subject, RDF.type, None) in graph:
                 yield subject, PROV.wasInfluencedBy, iri.curation(cid)

@@ -247,8 +247,15 @@
           .map(([left, top]) => [left, top, left + w, top + h])
           .filter((box) => box[0] >= 0 && box[1] >= 0 && box[2] <= width && box[3] <= height);
         let box = spots.find((b) => !hits(labels, b) && !hits(shapes, b));
-        // the names that matter most may cover another node's shape rather than go missing
+        // the names that matter most may cover another node's shape, or sit one label farther
+        // out, rather than go missing
         if (box === undefined && n.tier === 0) box = spots.find((b) => !hits(labels, b));
+        if (box === undefined && n.tier === 0) {
+          box = [[x - w / 2, y + r + 2 + h], [x - w / 2, y - r - 2 - 2 * h], [x + r + 4 + w / 2, y - h / 2],
+            [x - r - 4 - 1.5 * w, y - h / 2]]
+            .map(([left, top]) => [left, top, left + w, top + h])
+            .find((b) => b[0] >= 0 && b[1] >= 0 && b[2] <= width && b[3] <= height && !hits(labels, b));
+        }
         // the selected or hovered node's label is always drawn
         if (box === undefined && urgent) box = [x - w / 2, y + r + 1, x + w / 2, y + r + 1 + h];
         if (box === undefined) return;

@@ -74,7 +74,8 @@ def to_networkx(graph: Graph) -> nx.MultiDiGraph:
     kinds: dict[URIRef, str] = {}
     for s, o in graph.subject_objects(RDF.type):
         kind = _KIND_OF_CLASS.get(o)
-        if kind and isinstance(s, URIRef):
+        # Entities are SKOS concepts too: their own class names their kind, not "Category".
+        if kind and isinstance(s, URIRef) and kinds.get(s, "Category") == "Category":
             kinds[s] = kind
     # Categories are shown only when a paper uses them (not the archives and groups above).
     used_categories = {o for o in graph.objects(None, DCTERMS.subject) if isinstance(o, URIRef)}

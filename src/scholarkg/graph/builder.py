@@ -38,6 +38,14 @@ from rdflib.namespace import DCTERMS, FOAF, PROV, RDF, RDFS, SDO, SKOS, XSD
 from ..model import Entity, EntityType, Extraction, LinkKind, Mention, Record, Result, Role
 from ..taxonomy import Taxonomy
 from . import iri
+from .bibliographic import (
+    authorship_triples,
+    category_label,
+    concept_triples,
+    paper_kind_triples,
+    person_triples,
+    publication_triples,
+)
 from .vocab import BIBO, FABIO, PREFIXES, SKG
 
 __all__ = [
@@ -133,6 +141,7 @@ def category_triples(code: str) -> Iterator[Triple]:
         yield node, SKOS.inScheme, scheme
         yield node, SKOS.notation, Literal(notation)
         yield node, SKOS.prefLabel, Literal(label, lang="en")
+        yield category_label(node, label)
         if broader is not None:
             yield node, SKOS.broader, broader
     yield scheme, RDF.type, SKOS.ConceptScheme
@@ -147,6 +156,7 @@ def entity_triples(entity: Entity, known: Container[str] | None = None) -> Itera
     node = iri.entity(entity.key)
     yield node, RDF.type, TYPE_CLASS[entity.type]
     yield node, SKOS.prefLabel, Literal(entity.label)
+    yield from concept_triples(entity, node)
     for alias in entity.aliases:
         if alias != entity.label:
             yield node, SKOS.altLabel, Literal(alias)
@@ -158,6 +168,7 @@ def entity_triples(entity: Entity, known: Container[str] | None = None) -> Itera
 
 def _paper_triples(record: Record, paper: URIRef) -> Iterator[Triple]:
     yield paper, RDF.type, SKG.Paper
+    yield from paper_kind_triples(record, paper)
     yield paper, DCTERMS.title, Literal(record.title)
     yield paper, RDFS.label, Literal(record.title)
     if record.source_title:
@@ -184,11 +195,13 @@ def _paper_triples(record: Record, paper: URIRef) -> Iterator[Triple]:
         yield paper, DCTERMS.creator, node
         yield node, RDF.type, SKG.Author
         yield node, FOAF.name, Literal(author.name)
+        yield from person_triples(author, node)
     for code in record.categories:
         yield paper, DCTERMS.subject, iri.category(code)
         yield from category_triples(code)
     if record.primary_category:
         yield paper, SKG.primaryCategory, iri.category(record.primary_category)
+    yield from publication_triples(record, paper)
 
 
 def record_triples(
@@ -202,13 +215,14 @@ def record_triples(
     provenance of each mention and result (default: attributed to the extractor); curation
     uses it to mark what a correction made or changed.
     """
-    key = iri.paper_key(record.arxiv_id, record.title)
+    key = iri.record_key(record)
     paper = iri.paper(key)
     agent = iri.extractor(extraction.extractor or "unknown")
     if provenance is None:
         def provenance(_item: Mention | Result) -> tuple[tuple[URIRef, URIRef], ...]:
             return ((PROV.wasAttributedTo, agent),)
     yield from _paper_triples(record, paper)
+    yield from authorship_triples(record, paper, key)
     if extraction.mentions or extraction.results:
         # The agent statements are attributed to is always described, whatever its version.
         yield from extractor_triples(extraction.extractor or "unknown")

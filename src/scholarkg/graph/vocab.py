@@ -29,6 +29,7 @@ class SKG(DefinedNamespace):
     # classes
     Paper: URIRef
     Author: URIRef
+    Authorship: URIRef
     ResearchEntity: URIRef
     Benchmark: URIRef
     Dataset: URIRef
@@ -61,6 +62,12 @@ class SKG(DefinedNamespace):
     reportsResult: URIRef
     hasCodeRepository: URIRef
     hasProjectPage: URIRef
+    hasAuthorship: URIRef
+
+    # authorship (an author's place in a paper's author list) and author
+    author: URIRef
+    authorPosition: URIRef
+    arxivAuthorId: URIRef
 
     # mention (qualified paper-entity link with provenance)
     mentionOf: URIRef

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import InputError, Problems
-from ..model import Author, Record
+from ..model import Author, PaperKind, Record
 from ..text import unwrap
 from .base import Reader, RecordFields, read_text
 
@@ -128,6 +128,7 @@ def parse_feed(text: str, path: Path, problems: Problems) -> Iterator[Record]:
             journal_ref=_text(entry, f"{ARXIV}journal_ref"),
             published=published[:10] if published else None,
             updated=(_text(entry, f"{ATOM}updated") or "")[:10] or None,
+            kind=PaperKind.PREPRINT,
         )
         record = fields.build(problems)
         if record is not None:

@@ -5,7 +5,12 @@ Recognised keys (all but ``title`` optional)::
     {"id": "...", "title": "...", "abstract": "...", "year": 2025,
      "categories": ["cs.CL", "cs.AI"] | "cs.CL cs.AI", "primary_category": "cs.CL",
      "category": "cs.CL", "authors": ["Ada Lovelace", {"name": "..."}] | "A and B",
-     "links": ["https://..."], "arxiv_id": "2509.13310", "doi": "...", "journal_ref": "..."}
+     "links": ["https://..."], "arxiv_id": "2509.13310", "doi": "...", "journal_ref": "...",
+     "type": "article" (a BibTeX entry type), "venue": "..." | "journal": "...", "volume": "12",
+     "issue": "3" | "number": "3", "pages": "100--117", "url": "https://..."}
+
+An author object may carry ``given``, ``family``, ``orcid`` ("0000-0002-1825-0097") and
+``arxiv_id`` (an arXiv author identifier such as "song_m_1").
 
 The document-level gold files of the evaluation sets use this layout too.
 """
@@ -20,7 +25,7 @@ from typing import Any
 
 from ..errors import Problems
 from ..model import Record
-from .base import Reader, RecordFields, open_error
+from .base import Reader, RecordFields, open_error, paper_kind
 
 __all__ = ["JsonLinesReader", "iter_json_lines", "split_names"]
 
@@ -82,6 +87,11 @@ def split_names(value: Any) -> list[Any]:
     return []
 
 
+def _scalar(value: Any) -> Any:
+    """A number given where text is expected (``"volume": 12``) as its text."""
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
 def _as_list(value: Any) -> list[Any]:
     if value is None:
         return []
@@ -120,6 +130,12 @@ class JsonLinesReader(Reader):
                 doi=obj.get("doi"),
                 journal_ref=obj.get("journal_ref"),
                 published=obj.get("published"),
+                kind=paper_kind(obj.get("type"), obj.get("arxiv_id") if isinstance(obj.get("arxiv_id"), str) else None),
+                venue=obj.get("venue", obj.get("journal")),
+                volume=_scalar(obj.get("volume")),
+                issue=_scalar(obj.get("issue", obj.get("number"))),
+                pages=_scalar(obj.get("pages")),
+                url=obj.get("url"),
             )
             record = fields.build(problems)
             if record is not None:

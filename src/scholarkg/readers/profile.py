@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import Problems
-from ..model import Author, Record
+from ..model import Author, PaperKind, Record
 from .base import Reader, RecordFields, read_text, shown
 
 __all__ = ["ProfileReader"]
@@ -119,6 +119,8 @@ class ProfileReader(Reader):
                     format="profile",
                     year=year_match.group(1) or "",
                     authors=[Author(author)] if author else [],
+                    authors_ordered=False,  # the page's author, wherever they are in the list
+                    kind=PaperKind.PREPRINT,
                 )
                 body, paragraph = [], []
             elif current is None:

@@ -87,7 +87,7 @@ def build_store(
     ``extractor`` replaces :func:`scholarkg.extract.extract_many` (same interface); records
     are extracted again when ``extractor_version`` differs from the one that made them.
     """
-    from ..pipeline import unique_records
+    from ..identity import unique_records
     from ..readers import read_records
 
     problems = problems if problems is not None else Problems()
@@ -147,7 +147,7 @@ class _Builder:
             nonlocal next_seq, seen
             for record in records:
                 seen += 1
-                key = iri.paper_key(record.arxiv_id, record.title)
+                key = iri.record_key(record)
                 source = source_digest(record, self.version)
                 known = self.m.known(key)
                 if known and known[1] == source and known[2] is not None:
@@ -163,7 +163,7 @@ class _Builder:
         batch: list = []
         done = 0
         for record, extraction in self.mapper.extract(todo(), self.extractor):
-            key = iri.paper_key(record.arxiv_id, record.title)
+            key = iri.record_key(record)
             seq, source = pending.pop(key)
             batch.append((key, seq, source, record, extraction))
             if len(batch) >= self.batch_size:

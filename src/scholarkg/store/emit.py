@@ -5,7 +5,7 @@ that Dask workers (see :mod:`scholarkg.bulk`) run the same code as a single-proc
 
 Which named graph holds a statement depends only on its subject:
 
-- the paper, its mentions and its results (IRIs minted from the paper's key) go in the
+- the paper, its mentions, results and authorships (IRIs minted from the paper's key) go in the
   record's own graph, :func:`scholarkg.graph.iri.record_graph`; replacing a record replaces
   that graph;
 - authors, arXiv categories, web pages and the extractor are shared by many records and go
@@ -33,7 +33,7 @@ __all__ = ["Emission", "emit_record", "emit_batch", "extract_batch", "labels_of"
 SHARED = iri.store_graph("shared")
 ENTITIES = iri.store_graph("entities")
 PAIRS = iri.store_graph("pairs")
-_OWNED = (ID_BASE + "mention/", ID_BASE + "result/")
+_OWNED = (ID_BASE + "mention/", ID_BASE + "result/", ID_BASE + "authorship/")
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ def emit_record(record: Record, extraction: Extraction, resolve) -> Emission:
     from ..graph.builder import record_triples
     from ..graph.cooccurrence import paper_entity_keys
 
-    key = iri.paper_key(record.arxiv_id, record.title)
+    key = iri.record_key(record)
     paper = str(iri.paper(key))
     own = iri.record_graph(key)
     shared: set[str] = set()

@@ -77,6 +77,10 @@ def _entities(store, linker, load, progress) -> int:
         written += len(rows)
         progress("entities", written, None)
     _replace(store, "DELETE FROM entities WHERE key = ?", None, ENTITIES, gone, [], b"", load, iri.entity)
+    if keep:
+        from ..graph.bibliographic import entity_scheme_triples
+
+        load(_lines(entity_scheme_triples(), ENTITIES))  # the scheme the entities are in (loading it again changes nothing)
     return written
 
 
