@@ -244,7 +244,7 @@ def variant_of_undescribed_family(g):
     entity = _first(g.objects(None, SKG.mentionOf), "entity")
     family = iri.entity("no such family")
     _set(g, entity, SKG.variantOf, family)
-    return {"ResearchEntity-type", "ResearchEntity-prefLabel"}, {family}
+    return {"ResearchEntity-type", "ResearchEntity-kind", "ResearchEntity-prefLabel"}, {family}
 
 
 def result_benchmark_is_a_task(g):

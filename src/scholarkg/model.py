@@ -14,6 +14,8 @@ from enum import Enum
 
 __all__ = [
     "EntityType",
+    "EntityKind",
+    "Change",
     "Role",
     "Field",
     "LinkKind",
@@ -37,6 +39,20 @@ class EntityType(str, Enum):
     METHOD = "Method"
     TASK = "Task"
     METRIC = "Metric"
+
+
+class EntityKind(str, Enum):
+    """A proper name ("HarnessDev", "Qwen 3-4B", "ALE") or a term phrase ("question answering")."""
+
+    NAME = "name"
+    CONCEPT = "concept"
+
+
+class Change(str, Enum):
+    """Which way an improvement moves a figure: "up 12.56" is an increase, "70.7% fewer steps" a decrease."""
+
+    INCREASE = "increase"
+    DECREASE = "decrease"
 
 
 class Role(str, Enum):
@@ -124,11 +140,18 @@ class Mention:
     aliases: tuple[str, ...] = ()
     parent: str | None = None  # label of the family a model variant belongs to
     derived_from: str | None = None  # label of the method this one builds on
+    kind: EntityKind = EntityKind.NAME
 
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """A score stated in the text: ``value`` always appears in ``evidence``."""
+    """A figure stated in the text: ``value`` always appears in ``evidence``.
+
+    With ``change`` unset it is an absolute score ("48.6% on BrowseComp"); with ``change`` set it
+    is an improvement or reduction against ``baseline`` ("up 12.56 over FRONT", "70.7% fewer
+    steps"), which the graph keeps apart from scores. ``value`` keeps its written precision
+    (``Decimal("82.0")``).
+    """
 
     value: Decimal
     evidence: str
@@ -141,6 +164,11 @@ class Result:
     end: int = 0
     confidence: float = 0.5
     baseline: str | None = None  # for a gain ("up 12.56" over FRONT): the system compared with
+    change: Change | None = None
+
+    @property
+    def is_improvement(self) -> bool:
+        return self.change is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,3 +199,4 @@ class Entity:
     aliases: tuple[str, ...] = field(default=())
     parent: str | None = None  # key of the family entity
     derived_from: str | None = None  # key of the entity this one is derived from
+    kind: EntityKind = EntityKind.NAME

@@ -36,7 +36,9 @@ HEAD_TYPES: dict[str, EntityType] = {
     **dict.fromkeys("dataset corpus treebank collection data-set database lexicon".split(), D),
     **dict.fromkeys(
         "model llm vlm mllm network net agent encoder decoder transformer classifier "
-        "detector tagger parser generator discriminator policy checkpoint".split(), MO),
+        "detector tagger parser generator discriminator policy checkpoint reader planner solver "
+        "retriever reranker ranker summarizer summariser translator recognizer segmenter captioner "
+        "assistant chatbot".split(), MO),
     **dict.fromkeys(
         "method approach algorithm framework technique architecture mechanism strategy "
         "pipeline protocol workflow paradigm objective loss procedure scheme optimizer "

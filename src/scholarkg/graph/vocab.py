@@ -37,6 +37,7 @@ class SKG(DefinedNamespace):
     Task: URIRef
     Metric: URIRef
     Result: URIRef
+    Improvement: URIRef
     WebResource: URIRef
     CodeRepository: URIRef
     ProjectPage: URIRef
@@ -57,6 +58,7 @@ class SKG(DefinedNamespace):
     primaryCategory: URIRef
     hasMention: URIRef
     reportsResult: URIRef
+    reportsImprovement: URIRef
     hasCodeRepository: URIRef
     hasProjectPage: URIRef
 
@@ -76,10 +78,14 @@ class SKG(DefinedNamespace):
     value: URIRef
     unit: URIRef
     evidence: URIRef
+    valueText: URIRef
+    baseline: URIRef
+    change: URIRef
 
     # entity
     variantOf: URIRef
     derivedFrom: URIRef
+    kind: URIRef
     paperCount: URIRef
 
     # curation

@@ -24,6 +24,7 @@ from spacy.tokens import Doc
 
 from ...model import EntityType, Role
 from ..doctext import info
+from ..cues import head_type
 from .entities import EntityRecord, is_generic, records
 
 __all__ = ["RoleTagger", "sentence_role"]
@@ -86,6 +87,9 @@ def sentence_role(doc: Doc, r: EntityRecord) -> tuple[Role, float]:
     prev = lower[r.start - 1] if r.start > sent_start else ""
     if not generic and prev in {"our", "proposed"} and r.type.value in _ROLE_TYPES:
         return Role.INTRODUCES, 0.65  # "our Past Decode Regularization (PDR) method", "the proposed DFN"
+    prev2 = lower[r.start - 2] if r.start - 1 > sent_start else ""
+    if not generic and prev2 in {"our", "proposed"} and prev.isalpha() and head_type(prev) is not None:
+        return Role.INTRODUCES, 0.65  # "our planner StepWise", "the proposed method FooNet"
     words_before = set(lower[sent_start : r.start])
     blocked_intro = False  # a preposition or clause word between the verb and the name
     i = r.start - 1
