@@ -95,3 +95,22 @@ def seed_store(tmp_path_factory) -> Path:
     store = tmp_path_factory.mktemp("store") / "maojia-song.store"
     build_store([SEED], store)
     return store
+
+
+@pytest.fixture(scope="module")
+def browser_context(tmp_path_factory):
+    """A headless Debian chromium context, offline (see tests/browser.py)."""
+    from browser import launch_context
+
+    yield from launch_context(tmp_path_factory)
+
+
+@pytest.fixture
+def open_page(browser_context):
+    """``open_page(path)``: open a page in ``browser_context`` with outside requests blocked."""
+    from browser import page_opener
+
+    pages: list = []
+    yield page_opener(browser_context, pages)
+    for page in pages:
+        page.close()

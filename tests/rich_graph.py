@@ -81,12 +81,12 @@ PLAN = {
         ],
         [
             # value, evidence, model, benchmark, metric, unit, span known
-            (Decimal("48.6"), "BrowseComp (48.6\\%)", "SMTL", "BrowseComp", None, "%", True),
-            (Decimal("75.7"), "GAIA (75.7\\%)", "SMTL", "GAIA", "accuracy", "%", True),
-            (82.0, "Xbench (82.0\\%)", "SMTL", None, None, "%", True),  # integral float value
-            (Decimal("70.7"), "by 70.7\\%", "SMTL", "BrowseComp", None, "%", False),
+            (Decimal("48.6"), "BrowseComp (48.6%)", "SMTL", "BrowseComp", None, "%", True),
+            (Decimal("75.7"), "GAIA (75.7%)", "SMTL", "GAIA", "accuracy", "%", True),
+            (82.0, "Xbench (82.0%)", "SMTL", None, None, "%", True),  # integral float value
+            (Decimal("70.7"), "by 70.7%", "SMTL", "BrowseComp", None, "%", False),
             # "question answering" is a task: not linked as the result's model.
-            (Decimal("45.9"), "DeepResearch Bench (45.9\\%)", "question answering", None, None, "%", True),
+            (Decimal("45.9"), "DeepResearch Bench (45.9%)", "question answering", None, None, "%", True),
         ],
         [],
     ),

@@ -109,7 +109,7 @@ def test_introduced_entities(seed_pairs):
         "Scaling Agents": "AgentFounder",
         "Measuring and Enhancing": "Trust-Align",
         "PromptDistill": "PromptDistill",
-        "P$^2$-MOPD": "P$^2$-MOPD",
+        "P²-MOPD": "P²-MOPD",
     }
     for title, label in expected.items():
         _, ex = paper(seed_pairs, title)

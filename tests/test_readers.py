@@ -27,7 +27,8 @@ def test_seed_profile_reads_all_18_papers(seed_path):
     assert all(r.authors[0].name == "Maojia Song" and len(r.authors) == 1 for r in records)
     assert {r.year for r in records} == {2025, 2026}
     first = records[0]
-    assert first.title.startswith("P$^2$-MOPD: Accelerating")
+    assert first.title.startswith("P²-MOPD: Accelerating")
+    assert first.source_title.startswith("P$^2$-MOPD: Accelerating")
     assert first.categories == ("cs.LG",) and first.primary_category == "cs.LG"
     assert first.abstract.startswith("Multi-teacher on-policy distillation")
     assert first.abstract.endswith("versus 80.9% for MOPD.")

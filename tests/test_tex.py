@@ -53,3 +53,7 @@ def test_any_text_decodes_without_error_and_without_control_sequences_left(text)
     assert isinstance(plain, str)
     if has_tex(text):
         assert "\\emph{" not in plain and "\\%" not in plain
+
+
+def test_bare_percent_and_ampersand_in_tex_text_are_literal():
+    assert to_plain(r"Q&A at 94.7% with $x^2$") == "Q&A at 94.7% with x²"

@@ -107,6 +107,9 @@ class Record:
 
     ``categories`` lists arXiv category codes, the primary one first; ``primary_category``
     names it explicitly (``None`` when the source does not say which is primary).
+    ``title``, ``abstract`` and author names are plain Unicode (TeX decoded by
+    :func:`scholarkg.tex.to_plain`); ``source_title`` and ``source_abstract`` keep the text as
+    the source wrote it when that differs (``P$^2$-MOPD`` for ``P²-MOPD``), else ``None``.
     """
 
     id: str
@@ -123,6 +126,8 @@ class Record:
     journal_ref: str | None = None
     published: str | None = None
     updated: str | None = None
+    source_title: str | None = None
+    source_abstract: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

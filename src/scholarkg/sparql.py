@@ -117,7 +117,13 @@ def get_named_query(name: str) -> NamedQuery:
 @dataclass
 class QueryResult:
     """A query's answer: ``vars`` and ``rows`` for SELECT, ``graph`` for CONSTRUCT/DESCRIBE,
-    ``boolean`` for ASK. Rows hold rdflib terms (or None for unbound)."""
+    ``boolean`` for ASK. Rows hold rdflib terms (or None for unbound).
+
+    Iterating a SELECT answer gives one dict per row, of the shown columns' plain values
+    (``for row in scholarkg.query(g, named="results"): row["model"]``); iterating a graph answer
+    gives its triples; ``len()`` counts rows (or triples); an ASK answer is true or false, any
+    other is true when it has rows.
+    """
 
     kind: str
     vars: list[str] = field(default_factory=list)
@@ -126,6 +132,19 @@ class QueryResult:
     boolean: bool | None = None
     hidden: tuple[str, ...] = ()  # parameter columns left out of displays
     truncated: bool = False  # more rows (or statements) were found than were kept
+
+    def __iter__(self):
+        if self.kind == "ASK":
+            raise TypeError("an ASK answer is not a table: use bool(result) or result.boolean")
+        return iter(self.graph) if self.kind == "GRAPH" else iter(self.to_dicts())
+
+    def __len__(self) -> int:
+        if self.kind == "ASK":
+            raise TypeError("an ASK answer is not a table: use bool(result) or result.boolean")
+        return len(self.graph) if self.kind == "GRAPH" else len(self.rows)
+
+    def __bool__(self) -> bool:
+        return bool(self.boolean) if self.kind == "ASK" else len(self) > 0
 
     def visible(self) -> tuple[list[str], list[tuple]]:
         keep = [i for i, v in enumerate(self.vars) if v not in self.hidden]

@@ -11,8 +11,9 @@ script (``n^2`` -> ``n²``, ``x_i`` -> ``xᵢ``), found from the Unicode charact
 A macro pylatexenc does not know keeps the text of its arguments.
 
 Text that holds no TeX is returned unchanged, so a plain ``~10x`` or ``50%`` from a web page
-keeps its meaning. In text that does, a bare ``%`` is a percent sign, not a comment: record
-text is prose, never a TeX file, and cutting the rest of a line would lose data.
+keeps its meaning. In text that does, a bare ``%`` is a percent sign, not a comment, and a
+bare ``&`` an ampersand, not a table column: record text is prose, never a TeX file, and
+cutting the rest of a line would lose data.
 
 >>> to_plain("P$^2$-MOPD achieves 48.6\\\\% on \\\\emph{BrowseComp}")
 'P²-MOPD achieves 48.6% on BrowseComp'
@@ -32,7 +33,7 @@ __all__ = ["has_tex", "to_plain"]
 
 # A macro (\emph, \%, \"), a math pair, or a brace group opened by a macro.
 _TEX_MARK = re.compile(r"\\[A-Za-z@]|\\[%&$#_{}~^\"'`=.,;!]|\$[^$\n]{1,400}\$|\{\\")
-_BARE_PERCENT = re.compile(r"(?<!\\)%")
+_BARE_SPECIAL = re.compile(r"(?<!\\)([%&])")
 _DOLLAR = re.compile(r"(?<!\\)\$")
 _SCRIPT = re.compile(r"([\^_])\s*(?:\{([^{}]{1,40})\}|(\\[A-Za-z]+)|([^\s\\{}$]))")
 _BEFORE_PUNCT = re.compile(r" +([.,;:!?])(?=\s|$)")
@@ -65,7 +66,7 @@ def to_plain(text: str) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _decode(text: str) -> str:
-    source = _math_prepared(_BARE_PERCENT.sub(r"\\%", text))
+    source = _math_prepared(_BARE_SPECIAL.sub(r"\\\1", text))
     try:
         plain = _converter().latex_to_text(source, tolerant_parsing=True)
     except Exception:  # pylatexenc parses tolerantly, but a decoder must never lose a record

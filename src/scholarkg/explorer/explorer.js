@@ -35,63 +35,23 @@
     return a;
   }
 
-  function darker(hex) {
-    const n = parseInt(hex.slice(1), 16);
-    const part = (shift) => Math.round(((n >> shift) & 255) * 0.7).toString(16).padStart(2, "0");
-    return "#" + part(16) + part(8) + part(0);
-  }
-
-  const SVG = "http://www.w3.org/2000/svg";
-  const SHAPES = {
-    square: "2,2 12,2 12,12 2,12",
-    triangle: "7,1 13,12 1,12",
-    triangleDown: "1,2 13,2 7,13",
-    diamond: "7,1 13,7 7,13 1,7",
-    hexagon: "4,1.5 10,1.5 13,7 10,12.5 4,12.5 1,7",
-    star: "7,0.5 8.8,5 13.5,5.2 9.8,8.2 11.1,13 7,10.3 2.9,13 4.2,8.2 0.5,5.2 5.2,5",
-  };
-
-  function icon(kind) {
-    const style = kindStyle[kind];
-    const svg = document.createElementNS(SVG, "svg");
-    svg.setAttribute("class", "icon");
-    svg.setAttribute("width", "14");
-    svg.setAttribute("height", "14");
-    svg.setAttribute("viewBox", "0 0 14 14");
-    const shape = SHAPES[style.shape] ? document.createElementNS(SVG, "polygon") : document.createElementNS(SVG, "circle");
-    if (SHAPES[style.shape]) shape.setAttribute("points", SHAPES[style.shape]);
-    else { shape.setAttribute("cx", "7"); shape.setAttribute("cy", "7"); shape.setAttribute("r", "5.5"); }
-    shape.setAttribute("fill", style.color);
-    shape.setAttribute("stroke", darker(style.color));
-    svg.appendChild(shape);
-    return svg;
-  }
-
-  /* ---- the network ---- */
-  const nodes = new vis.DataSet(info.map((n) => {
-    const color = kindStyle[n.kind].color;
-    const edge = { background: color, border: "#111111" };
-    return {
-      id: n.id, label: n.label, x: n.x, y: n.y, size: n.size, shape: kindStyle[n.kind].shape,
-      color: { background: color, border: darker(color), highlight: edge, hover: edge },
-    };
-  }));
-  const edges = new vis.DataSet(data.edges.map((e, i) => {
-    const style = relationStyle[e.relation];
-    const item = { id: i, from: e.from, to: e.to, dashes: style.dashes,
-      color: { color: style.color, highlight: "#222222", hover: "#222222" } };
-    if (e.label) item.label = e.label;
-    return item;
-  }));
-  const network = new vis.Network(byId("graph"), {}, data.options);
+  /* ---- the network (drawing, shapes and labels: graphview.js) ---- */
+  const view = SkgGraph.create(byId("graph"), { kinds: kindStyle, relations: relationStyle, options: data.options });
+  view.add(info, data.edges.map((e, i) => Object.assign({ id: i }, e)));
+  const network = view.network;
+  const nodes = view.nodes;
+  const edges = view.edges;
   const status = byId("status");
   const physicsBox = byId("physics");
+  const icon = (kind) => SkgGraph.icon(kindStyle[kind]);
 
   function ready() {
     physicsBox.checked = false;
     document.body.dataset.state = "ready";
     updateStatus();
-    if (data.focus !== null) { pinned = data.focus; network.selectNodes([data.focus]); showDetails(data.focus); }
+    const linked = hashNode();
+    if (linked !== null) pick(linked, { remember: false, animate: false });
+    else if (data.focus !== null) { pinned = data.focus; network.selectNodes([data.focus]); showDetails(data.focus); }
   }
 
   if (data.options.physics.enabled) {
@@ -106,7 +66,7 @@
   } else {
     network.once("afterDrawing", ready);
   }
-  network.setData({ nodes, edges });
+  view.start();
   if (!data.options.physics.enabled) network.fit();
 
   /* ---- details ---- */
@@ -181,12 +141,46 @@
 
   network.on("hoverNode", (p) => showDetails(p.node));
   network.on("blurNode", () => { if (pinned !== null) showDetails(pinned); else clearDetails(); });
-  network.on("selectNode", (p) => { pinned = p.nodes[0]; showDetails(pinned); });
+  network.on("selectNode", (p) => { pinned = p.nodes[0]; showDetails(pinned); remember(pinned); });
   network.on("doubleClick", (p) => { if (p.nodes.length) showAround(p.nodes[0]); });
   network.on("deselectNode", (p) => {
     pinned = p.nodes.length ? p.nodes[0] : null;
     if (pinned === null) clearDetails(); else showDetails(pinned);
+    remember(pinned);
   });
+
+  /* ---- deep links: graph.html#node=<IRI> selects, centres and shows a node; the selection is
+     kept in the address, so the back button steps through what was looked at ---- */
+  const byIri = new Map(info.map((n) => [n.iri, n.id]));
+
+  function hashNode() {
+    const match = /^#node=(.+)$/.exec(window.location.hash);
+    if (!match) return null;
+    let iri;
+    try { iri = decodeURIComponent(match[1]); } catch (e) { iri = match[1]; }
+    if (byIri.has(iri)) return byIri.get(iri);
+    const notice = byId("notice");
+    notice.textContent = "The link names a node that is not drawn on this page: " + iri;
+    notice.hidden = false;
+    return null;
+  }
+
+  function remember(id) {
+    const hash = id === null ? "" : "#node=" + encodeURIComponent(info[id].iri);
+    if (window.location.hash === hash) return;
+    try {
+      window.history.pushState(null, "", hash || window.location.pathname + window.location.search);
+    } catch (e) { /* a page without history (some embedded viewers): selection still works */ }
+  }
+
+  function followHash() {
+    const id = hashNode();
+    if (id !== null) { if (id !== pinned) pick(id, { remember: false }); return; }
+    if (pinned !== null) { pinned = null; network.unselectAll(); clearDetails(); network.redraw(); }
+  }
+
+  window.addEventListener("popstate", followHash);
+  window.addEventListener("hashchange", followHash);
 
   /* ---- filters ---- */
   const kindBoxes = [];
@@ -207,7 +201,7 @@
     box.type = "checkbox";
     box.checked = true;
     box.value = value;
-    box.addEventListener("change", applyFilters);
+    box.addEventListener("change", () => applyFilters({ fit: true }));
     label.append(box);
     if (prefix) label.append(prefix);
     label.append(el("span", labelText), el("span", total, "count"));
@@ -218,7 +212,8 @@
   }
 
   data.kinds.forEach((k) => {
-    kindBoxes.push(checkRow(byId("legend"), k.kind, k.text, count((n) => n.kind === k.kind), icon(k.kind)));
+    kindBoxes.push(checkRow(byId("legend"), k.kind, k.text, count((n) => n.kind === k.kind), icon(k.kind),
+      "the number of " + k.text.toLowerCase() + " nodes the other filters leave"));
   });
   data.categories.forEach((c) => {
     categoryBoxes.push(checkRow(byId("categories"), c.code, c.code, count((n) => n.kind === "Paper" && (n.categories || []).includes(c.code)), null, c.name));
@@ -229,7 +224,7 @@
     [yearFrom, yearTo].forEach((input) => {
       input.min = data.years[0];
       input.max = data.years[1];
-      input.addEventListener("input", applyFilters);
+      input.addEventListener("input", () => applyFilters({ fit: true }));
     });
     yearFrom.value = data.years[0];
     yearTo.value = data.years[1];
@@ -238,7 +233,9 @@
     const li = el("li");
     const line = el("span", null, "line" + (r.dashes ? " dashed" : ""));
     line.style.borderTopColor = r.color;
-    li.append(line, el("span", r.relation), el("span", data.edges.filter((e) => e.relation === r.relation).length, "count"));
+    const total = el("span", data.edges.filter((e) => e.relation === r.relation).length, "count");
+    total.dataset.relation = r.relation;
+    li.append(line, el("span", r.relation), total);
     byId("relations").append(li);
   });
 
@@ -248,7 +245,7 @@
     return true;
   }
 
-  function applyFilters() {
+  function applyFilters(how) {
     const kinds = new Set(kindBoxes.filter((b) => b.checked).map((b) => b.value));
     const checkedCategories = new Set(categoryBoxes.filter((b) => b.checked).map((b) => b.value));
     const categories = checkedCategories.size < categoryBoxes.length ? checkedCategories : null;
@@ -279,20 +276,33 @@
       }
     }
     const nodeUpdates = [];
+    const kindCounts = {};
     info.forEach((n) => {
-      let show = kinds.has(n.kind) && (reach === null || reach.has(n.id)) && (around === null || around.has(n.id));
-      if (show && categories && n.kind === "Category") show = categories.has(n.label);
+      let passes = (reach === null || reach.has(n.id)) && (around === null || around.has(n.id));
+      if (passes && categories && n.kind === "Category") passes = categories.has(n.label);
+      if (passes) kindCounts[n.kind] = (kindCounts[n.kind] || 0) + 1;
+      const show = passes && kinds.has(n.kind);
       if (nodeHidden[n.id] === show) { nodeHidden[n.id] = !show; nodeUpdates.push({ id: n.id, hidden: !show }); }
     });
+    kindBoxes.forEach((box) => { box.parentElement.querySelector(".count").textContent = kindCounts[box.value] || 0; });
     const edgeUpdates = [];
     data.edges.forEach((e, i) => {
       const hide = nodeHidden[e.from] || nodeHidden[e.to];
       if (edgeHidden[i] !== hide) { edgeHidden[i] = hide; edgeUpdates.push({ id: i, hidden: hide }); }
     });
-    if (nodeUpdates.length) nodes.update(nodeUpdates);
+    if (nodeUpdates.length) view.setHidden(new Map(nodeUpdates.map((u) => [u.id, u.hidden])));
     if (edgeUpdates.length) edges.update(edgeUpdates);
-    if (pinned !== null && nodeHidden[pinned]) { pinned = null; network.unselectAll(); clearDetails(); }
+    if (pinned !== null && nodeHidden[pinned]) { pinned = null; network.unselectAll(); clearDetails(); remember(null); }
+    const linkCounts = {};
+    data.edges.forEach((e, i) => { if (!edgeHidden[i]) linkCounts[e.relation] = (linkCounts[e.relation] || 0) + 1; });
+    document.querySelectorAll("#relations .count").forEach((span) => { span.textContent = linkCounts[span.dataset.relation] || 0; });
     updateStatus();
+    if (how && how.fit) fitVisible();
+  }
+
+  function fitVisible() {
+    const shown = info.filter((n) => !nodeHidden[n.id]).map((n) => n.id);
+    if (shown.length) network.fit({ nodes: shown, maxZoomLevel: 1.6, animation: { duration: 250, easingFunction: "easeInOutQuad" } });
   }
 
   function updateStatus() {
@@ -350,12 +360,15 @@
     });
   }
 
-  function pick(id) {
+  function pick(id, how) {
+    const options = Object.assign({ remember: true, animate: true }, how || {});
     if (nodeHidden[id]) resetFilters();
     pinned = id;
     network.selectNodes([id]);
     showDetails(id);
-    network.focus(id, { scale: Math.max(1.0, network.getScale()), animation: { duration: 300, easingFunction: "easeInOutQuad" } });
+    if (options.remember) remember(id);
+    network.focus(id, { scale: Math.max(1.0, network.getScale()),
+      animation: options.animate ? { duration: 300, easingFunction: "easeInOutQuad" } : false });
   }
 
   searchBox.addEventListener("input", showMatches);
@@ -384,6 +397,7 @@
     pinned = null;
     network.unselectAll();
     clearDetails();
+    remember(null);
     network.fit({ animation: false });
   });
   physicsBox.checked = data.options.physics.enabled;
@@ -400,6 +414,7 @@
   window.skgExplorer = {
     network, nodes, edges, data, pick, findMatches,
     selected: () => pinned,
+    drawnLabels: view.drawnLabels,
     visibleNodeIds: () => info.filter((n) => !nodeHidden[n.id]).map((n) => n.id),
   };
 })();

@@ -169,8 +169,13 @@ def entity_triples(entity: Entity, known: Container[str] | None = None) -> Itera
 def _paper_triples(record: Record, paper: URIRef) -> Iterator[Triple]:
     yield paper, RDF.type, SKG.Paper
     yield paper, DCTERMS.title, Literal(record.title)
+    yield paper, RDFS.label, Literal(record.title)
+    if record.source_title:
+        yield paper, SKG.sourceTitle, Literal(record.source_title)
     if record.abstract:
         yield paper, DCTERMS.abstract, Literal(record.abstract)
+    if record.source_abstract:
+        yield paper, SKG.sourceAbstract, Literal(record.source_abstract)
     if record.year is not None:
         yield paper, FABIO.hasPublicationYear, Literal(f"{record.year:04d}", datatype=XSD.gYear)
     if record.arxiv_id:

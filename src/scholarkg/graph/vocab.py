@@ -55,6 +55,8 @@ class SKG(DefinedNamespace):
 
     # paper
     arxivId: URIRef
+    sourceTitle: URIRef
+    sourceAbstract: URIRef
     primaryCategory: URIRef
     hasMention: URIRef
     reportsResult: URIRef

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from ..errors import InputError, Problems
 from ..model import Author, Record, Source
 from ..taxonomy import Taxonomy
+from ..tex import to_plain
 from ..text import clean, clean_line, strip_markup
 
 __all__ = ["Reader", "RecordFields", "read_text", "decode", "ARXIV_ID", "parse_year", "shown"]
@@ -164,8 +165,13 @@ class RecordFields:
         if not title:
             problems.skip(*where, "title", "missing or empty title")
             return None
+        source_title, title = title, to_plain(title)
+        if not title:
+            problems.skip(*where, "title", "title is empty once its TeX is decoded")
+            return None
 
         abstract = text_field("abstract", self.abstract, line=False) or ""
+        source_abstract, abstract = abstract, to_plain(abstract)
         if not abstract:
             problems.report(*where, "abstract", "missing or empty abstract")
 
@@ -205,6 +211,8 @@ class RecordFields:
             journal_ref=text_field("journal_ref", self.journal_ref, line=True) or None,
             published=text_field("published", self.published, line=True) or None,
             updated=text_field("updated", self.updated, line=True) or None,
+            source_title=source_title if source_title != title else None,
+            source_abstract=source_abstract if source_abstract != abstract else None,
         )
 
     def _categories(self, problems: Problems, where: tuple[str, str]):
@@ -252,13 +260,14 @@ class RecordFields:
             name, notes = clean_line(author.name, limit=300)
             for note in notes:
                 problems.report(*where, "authors", note)
+            name = to_plain(name)
             if not name:
                 continue
             if name.casefold() in seen:
                 continue
             seen.add(name.casefold())
             given, family, affiliation = (
-                clean_line(part, limit=300)[0] or None if isinstance(part, str) else None
+                to_plain(clean_line(part, limit=300)[0]) or None if isinstance(part, str) else None
                 for part in (author.given, author.family, author.affiliation)
             )
             out.append(Author(name, given, family, affiliation))
