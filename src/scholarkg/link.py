@@ -131,6 +131,7 @@ class Linker:
 
     # -- merging -------------------------------------------------------------------------
     def _build(self) -> tuple[list[Entity], dict[str, Entity]]:
+        from .extract.concepts import concept_key
         from .extract.gazetteer import load_gazetteer
         from .extract.names import canonical_key, is_acronym
 
@@ -157,6 +158,17 @@ class Linker:
                     owners = {uf.find(k) for k in short_owners[akey]}
                     if len(owners) == 1 and not names[akey].aliases - names[key].aliases - {names[key].label}:
                         uf.union(key, akey)
+        # morphological variants of one concept are one entity ("agentic foundation models" /
+        # "agentic foundational models"); names keep their exact spelling key
+        by_concept: dict[str, str] = {}
+        for key in sorted(names):
+            n = names[key]
+            if n.kinds and n.kinds[EntityKind.CONCEPT] > n.kinds[EntityKind.NAME]:
+                ckey = concept_key(n.label)
+                if ckey in by_concept:
+                    uf.union(by_concept[ckey], key)
+                else:
+                    by_concept[ckey] = key
         groups: dict[str, list[str]] = defaultdict(list)
         for key in sorted(names):
             groups[uf.find(key)].append(key)

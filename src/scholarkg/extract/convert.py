@@ -31,6 +31,22 @@ def _field(record: Record, start: int, end: int) -> tuple[Field, int, int] | Non
     return None
 
 
+def _kind(r, is_generic) -> EntityKind:
+    """A concept: a plain phrase, or a known lower-case term ("large language model" even where
+    the text writes "LLMs"); a name: anything else ("xbench" and "word2vec" are names too)."""
+    if is_generic(r):
+        return EntityKind.CONCEPT
+    label = r.label
+    if label != label.lower() or any(c.isdigit() for c in label):
+        return EntityKind.NAME
+    if " " in label:
+        return EntityKind.CONCEPT
+    from .lexicon import is_english
+
+    parts = [p for p in label.split("-") if p]
+    return EntityKind.CONCEPT if parts and all(is_english(p, 2.0) for p in parts) else EntityKind.NAME
+
+
 def doc_to_extraction(record: Record, doc: Doc, extractor: str = "") -> Extraction:
     from .components.entities import is_generic, records
 
@@ -45,7 +61,7 @@ def doc_to_extraction(record: Record, doc: Doc, extractor: str = "") -> Extracti
         mentions.append(Mention(
             text=r.text, label=r.label, type=r.type, start=start, end=end, field=field, role=role,
             confidence=confidence, aliases=r.aliases, parent=r.parent, derived_from=r.derived_from,
-            kind=EntityKind.CONCEPT if is_generic(r) else EntityKind.NAME,
+            kind=_kind(r, is_generic),
         ))
     text = info(doc).text
     results = []

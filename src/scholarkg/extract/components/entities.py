@@ -44,6 +44,7 @@ EXTENSIONS = {
     "role_confidence": 0.5,
 }
 
+_LIST_JOINS = frozenset({",", "and", "or", "/"})
 _VARIANT_WORDS = frozenset({"variant", "extension", "generalization", "generalisation", "modification", "version"})
 _VARIANT_TAIL = re.compile(r"^(?P<base>.+?)-(?P<size>\d+(?:\.\d+)?[BMKbmk])$")
 
@@ -121,6 +122,8 @@ class EntityMerger:
         self._apply_definitions(doc, cands, defined)
         self._type_title_subject(doc, cands)
         self._vote_types(doc, cands)
+        self._type_from_lists(doc, cands)
+        self._keep_untyped(cands)
         chosen = self._select(doc, [c for c in cands if c.type is not None])
         chosen += self._other_occurrences(doc, chosen, defined)
         self._mark_title_subject(doc, chosen)
@@ -177,6 +180,49 @@ class EntityMerger:
                 ref = known[key]
                 c.type, c.label, c.aliases = ref.type, ref.label, ref.aliases
                 c.confidence = max(c.confidence, ref.confidence - 0.05)
+
+    @staticmethod
+    def _type_from_lists(doc: Doc, cands: list[Candidate]) -> None:
+        """A coined name listed with typed names takes their type: "on CUHK03, Market-1501 and
+        DukeMTMC" where one of them is a known dataset; "H2O, SnapKV and GemFilter"."""
+        lower = info(doc).lower
+        names = [c for c in cands if c.source not in {"term", "ner"}]
+        by_end = {c.end: c for c in names if c.type is not None}
+        by_start = {c.start: c for c in names if c.type is not None}
+        for _ in range(2):
+            for c in names:
+                if c.type is not None:
+                    continue
+                before = c.start - 1
+                if before > 0 and lower[before] in {"and", "or"} and lower[before - 1] == ",":
+                    before -= 1
+                after = c.end + (1 if c.end + 1 < len(lower) and lower[c.end] == "," and lower[c.end + 1] in {"and", "or"} else 0)
+                left = by_end.get(before) if before >= 0 and lower[before] in _LIST_JOINS else None
+                right = by_start.get(after + 1) if after < len(lower) and lower[after] in _LIST_JOINS else None
+                ref = left or right
+                if ref is not None:
+                    c.type, c.confidence = ref.type, 0.55
+                    by_end[c.end], by_start[c.start] = c, c
+
+    @staticmethod
+    def _keep_untyped(cands: list[Candidate]) -> None:
+        """A coined name nothing types is still a name: kept as a method, with low confidence.
+
+        Only when it looks coined: not a capitalised English word ("GENERATIVE", "FOR"), not a
+        run of English words longer than a name ("SubmissionAndFormattingInstructions"), and
+        short enough to be one."""
+        from ..lexicon import english_parts, is_english
+
+        for c in cands:
+            if c.type is not None or c.source != "name" or c.end - c.start != 1:
+                continue
+            text = c.text
+            letters = sum(ch.isalpha() for ch in text)
+            if len(text) > 20 or is_english(text.strip("s")) or len(english_parts(text)) >= 3:
+                continue
+            if letters == len(text) and text.isupper() and len(text) <= 2:
+                continue
+            c.type, c.confidence = EntityType.METHOD, 0.35
 
     @staticmethod
     def _other_occurrences(doc: Doc, chosen: list[Candidate], defined: dict[str, Candidate]) -> list[Candidate]:
