@@ -86,7 +86,7 @@ def test_search_more_think_less_scores(seed_pairs, seed_linker):
 def test_continual_pretraining_scores(seed_pairs, seed_linker):
     _, ex = paper(seed_pairs, "Scaling Agents via Continual Pre-training")
     got = {(seed_linker.resolve(r.benchmark).label, r.value, r.metric) for r in ex.results}
-    assert got == {("BrowseComp", Decimal("39.9"), None), ("BrowseComp-ZH", Decimal("43.3"), None),
+    assert got == {("BrowseComp-en", Decimal("39.9"), None), ("BrowseComp-ZH", Decimal("43.3"), None),
                    ("Humanity's Last Exam", Decimal("31.5"), "Pass@1")}
     assert {r.model for r in ex.results} == {"AgentFounder-30B"}
 

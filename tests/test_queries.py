@@ -57,7 +57,7 @@ def test_models_used(seed_graph):
 def test_benchmarks_ranked(seed_graph):
     ranked = rows(seed_graph, "benchmarks-ranked")
     top = {r["benchmark"]: int(r["papers"]) for r in ranked}
-    assert top.get("BrowseComp", 0) >= 3
+    assert top.get("BrowseComp", 0) >= 2 and "BrowseComp-en" in top  # a variant, named as written
     counts = [int(r["papers"]) for r in ranked]
     assert counts == sorted(counts, reverse=True)
 

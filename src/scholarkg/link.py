@@ -235,7 +235,7 @@ class Linker:
 
     def _add_implied(self, names: dict[str, _Name], gaz) -> None:
         """Families of model variants and bases of derived methods become entities too."""
-        from .extract.modelnames import parse_known_model
+        from .extract.modelnames import parse_known_model, variant_base
         from .extract.names import canonical_key
 
         families = {name: e.canonical for e in gaz.of_type(EntityType.MODEL) for name in e.names}
@@ -243,7 +243,8 @@ class Linker:
         while pending:
             label, n = pending.pop()
             for parent in list(n.parents):
-                chain_type = EntityType.MODEL
+                # a family is the same kind of thing as its variants (a model, a benchmark, ...)
+                chain_type = max(sorted(n.types, key=_TYPE_ORDER.get), key=lambda t: n.types[t]) if n.types else EntityType.MODEL
                 pkey = canonical_key(parent)
                 if pkey not in names:
                     pn = _Name(parent)
@@ -251,6 +252,10 @@ class Linker:
                     parsed = parse_known_model(parent, families)
                     if parsed is not None and parsed.parent:
                         pn.parents[parsed.parent] += 1
+                    else:
+                        up = variant_base(parent)
+                        if up is not None and up[1]:
+                            pn.parents[up[0]] += 1
                     names[pkey] = pn
                     pending.append((parent, pn))
             for base in list(n.bases):

@@ -43,7 +43,8 @@ def _exceptions(rules: dict) -> dict:
 def create_tokenizer():
     def make(nlp) -> Tokenizer:
         prefixes = [r"\\[A-Za-z]+\{", r"\{", *English.Defaults.prefixes]
-        suffixes = [rf"-(?:{MODIFIER_SUFFIXES})", r"\}", *English.Defaults.suffixes]
+        # "YOLOv8-L." at the end of a sentence: the full stop is not part of the name
+        suffixes = [rf"-(?:{MODIFIER_SUFFIXES})", r"\}", r"(?<=[a-z0-9]-[A-Z])\.", *English.Defaults.suffixes]
         return Tokenizer(
             nlp.vocab,
             rules=_exceptions(nlp.Defaults.tokenizer_exceptions),
