@@ -67,7 +67,10 @@ class Role(str, Enum):
     @property
     def rank(self) -> int:
         """Lower is stronger; used to keep one role per paper and entity."""
-        return list(Role).index(self)
+        return _ROLE_RANK[self]
+
+
+_ROLE_RANK = {role: i for i, role in enumerate(Role)}
 
 
 class Field(str, Enum):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = ["ModelName", "parse_model_name", "parse_known_model", "variant_base", "SUFFIX_RE", "VARIANT_WORDS",
            "HYPHEN_FAMILIES"]
@@ -104,6 +105,7 @@ _STRONG_TAIL = re.compile(
 _WEAK_TAIL = re.compile(r"^(?P<base>.*?[A-Za-z].*?)(?:[ \-]\d+[a-z]?|(?<=[A-Za-z])\d+)$")
 
 
+@lru_cache(maxsize=65536)
 def variant_base(name: str) -> tuple[str, bool] | None:
     """The family a variant name belongs to, one step up, and whether the tail surely marks a
     variant (a version or variant word) rather than possibly being part of the name.

@@ -11,6 +11,7 @@ the title's subject): the entity component types them.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
@@ -40,6 +41,11 @@ def is_name_token(token: Token, *, in_title: bool = False) -> bool:
 
 def is_name_word(text: str, *, in_title: bool = False) -> bool:
     """True for words shaped like a coined name: "HarnessDev", "KAIROS", "E-GRPO", "AutoEnv-36"."""
+    return _name_word(text, in_title)
+
+
+@lru_cache(maxsize=131072)
+def _name_word(text: str, in_title: bool) -> bool:
     if len(text) < 2 or text.islower() or text in NOT_NAMES:
         return False
     if in_title and _title_case_compound(text):

@@ -114,6 +114,7 @@ class EntityMerger:
     def __init__(self):
         self.gazetteer = load_gazetteer()
         self.sources = CandidateSources(self.gazetteer)
+        self._hashes: dict[str, int] = {}  # names already in the string store
         # read-only views of the records, for anyone holding a span of doc.spans["entities"]
         for name in EXTENSIONS:
             Span.set_extension(name, getter=_getter(name), force=True)
@@ -150,7 +151,13 @@ class EntityMerger:
                 in_title=start_char < title_end,
             ))
         doc.user_data[RECORDS_KEY] = out
-        doc.spans[SPANS_KEY] = [Span(doc, r.start, r.end, label=r.type.value, span_id=r.label) for r in out]
+        strings = doc.vocab.strings
+        hashes = self._hashes
+        for r in out:
+            for name in (r.type.value, r.label):
+                if name not in hashes:
+                    hashes[name] = strings.add(name)
+        doc.spans[SPANS_KEY] = [Span(doc, r.start, r.end, label=hashes[r.type.value], span_id=hashes[r.label]) for r in out]
         return doc
 
     @staticmethod
