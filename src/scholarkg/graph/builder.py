@@ -255,7 +255,10 @@ def record_triples(
         if r.is_improvement:
             slots.append((SKG.baseline, r.baseline))
         for prop, label in slots:
-            entity = resolve(label) if label else None
+            try:
+                entity = resolve(label) if label else None
+            except KeyError:  # a name with no letters or digits ("$") names no entity
+                entity = None
             if entity is None:
                 continue
             if entity.type not in RESULT_PART_TYPES[prop]:

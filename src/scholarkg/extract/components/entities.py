@@ -129,6 +129,7 @@ class EntityMerger:
         for c in cands:
             c.text = full[idx[c.start] : idx[c.end - 1] + len(words[c.end - 1])]
             c.key = canonical_key(c.text)
+        cands = [c for c in cands if c.key and canonical_key(c.label)]  # "$": no letters or digits, no name
         self._apply_definitions(doc, cands, defined)
         self._type_title_subject(doc, cands)
         self._vote_types(doc, cands)
