@@ -244,8 +244,8 @@ def variant_of_undescribed_family(g):
     entity = _first(g.objects(None, SKG.mentionOf), "entity")
     family = iri.entity("no such family")
     _set(g, entity, SKG.variantOf, family)
-    return {"ResearchEntity-type", "ResearchEntity-prefLabel", "ResearchEntity-concept", "ResearchEntity-label",
-            "ResearchEntity-scheme"}, {family}
+    return {"ResearchEntity-type", "ResearchEntity-kind", "ResearchEntity-prefLabel", "ResearchEntity-concept",
+            "ResearchEntity-label", "ResearchEntity-scheme"}, {family}
 
 
 def result_benchmark_is_a_task(g):

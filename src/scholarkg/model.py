@@ -14,6 +14,8 @@ from enum import Enum
 
 __all__ = [
     "EntityType",
+    "EntityKind",
+    "Change",
     "Role",
     "Field",
     "LinkKind",
@@ -40,6 +42,20 @@ class EntityType(str, Enum):
     METRIC = "Metric"
 
 
+class EntityKind(str, Enum):
+    """A proper name ("HarnessDev", "Qwen 3-4B", "ALE") or a term phrase ("question answering")."""
+
+    NAME = "name"
+    CONCEPT = "concept"
+
+
+class Change(str, Enum):
+    """Which way an improvement moves a figure: "up 12.56" is an increase, "70.7% fewer steps" a decrease."""
+
+    INCREASE = "increase"
+    DECREASE = "decrease"
+
+
 class Role(str, Enum):
     """What a paper does with an entity it names (strongest first)."""
 
@@ -52,7 +68,10 @@ class Role(str, Enum):
     @property
     def rank(self) -> int:
         """Lower is stronger; used to keep one role per paper and entity."""
-        return list(Role).index(self)
+        return _ROLE_RANK[self]
+
+
+_ROLE_RANK = {role: i for i, role in enumerate(Role)}
 
 
 class Field(str, Enum):
@@ -162,11 +181,18 @@ class Mention:
     aliases: tuple[str, ...] = ()
     parent: str | None = None  # label of the family a model variant belongs to
     derived_from: str | None = None  # label of the method this one builds on
+    kind: EntityKind = EntityKind.NAME
 
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """A score stated in the text: ``value`` always appears in ``evidence``."""
+    """A figure stated in the text: ``value`` always appears in ``evidence``.
+
+    With ``change`` unset it is an absolute score ("48.6% on BrowseComp"); with ``change`` set it
+    is an improvement or reduction against ``baseline`` ("up 12.56 over FRONT", "70.7% fewer
+    steps"), which the graph keeps apart from scores. ``value`` keeps its written precision
+    (``Decimal("82.0")``).
+    """
 
     value: Decimal
     evidence: str
@@ -179,6 +205,11 @@ class Result:
     end: int = 0
     confidence: float = 0.5
     baseline: str | None = None  # for a gain ("up 12.56" over FRONT): the system compared with
+    change: Change | None = None
+
+    @property
+    def is_improvement(self) -> bool:
+        return self.change is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,3 +240,4 @@ class Entity:
     aliases: tuple[str, ...] = field(default=())
     parent: str | None = None  # key of the family entity
     derived_from: str | None = None  # key of the entity this one is derived from
+    kind: EntityKind = EntityKind.NAME

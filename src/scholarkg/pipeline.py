@@ -110,7 +110,7 @@ def build(
         add_all(graph, outcome.link_triples())
     entities = linker.entities()
     used = set(graph.objects(None, SKG.mentionOf)) | {
-        o for p in (SKG.model, SKG.benchmark, SKG.metric) for o in graph.objects(None, p)
+        o for p in (SKG.model, SKG.benchmark, SKG.metric, SKG.baseline) for o in graph.objects(None, p)
     }
     by_key = {e.key: e for e in entities}
     keep = described_keys(by_key, {e.key for e in entities if iri.entity(e.key) in used})
@@ -169,6 +169,7 @@ def summarise(graph: Graph, problems: Problems | None = None) -> dict:
         "entities": dict(by_type),
         "entities_total": sum(by_type.values()),
         "results": sum(1 for _ in graph.subjects(RDF.type, SKG.Result)),
+        "improvements": sum(1 for _ in graph.subjects(RDF.type, SKG.Improvement)),
         "code_repositories": sum(1 for _ in graph.subjects(RDF.type, SKG.CodeRepository)),
         "project_pages": sum(1 for _ in graph.subjects(RDF.type, SKG.ProjectPage)),
         "mentions": sum(1 for _ in graph.subjects(RDF.type, SKG.Mention)),

@@ -42,7 +42,7 @@ def echo_summary(summary: dict, problems_file: Path | None = None) -> None:
     click.echo(f"authors     {summary['authors']}")
     click.echo(f"categories  {summary['categories']} ({', '.join(summary['category_labels'])})")
     click.echo(f"entities    {summary['entities_total']} ({entities})")
-    click.echo(f"results     {summary['results']}")
+    click.echo(f"results     {summary['results']} scores, {summary.get('improvements', 0)} improvements")
     click.echo(f"links       {summary['code_repositories']} code, {summary['project_pages']} project pages")
     click.echo(f"triples     {summary['triples']}")
     if "problems" in summary:

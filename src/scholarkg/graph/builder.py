@@ -15,10 +15,12 @@ Shape of a paper (prefixes as in :data:`~scholarkg.graph.vocab.PREFIXES`)::
     id:mention/…  a skg:Mention ; skg:mentionOf id:entity/… ; skg:role skg:introduces ;
         skg:field "abstract" ; skg:startOffset 17 ; skg:endOffset 34 ; skg:anchorText "…" ;
         skg:confidence 0.9 ; prov:wasAttributedTo id:agent/extractor/… .
-    id:result/…  a skg:Result ; skg:value 48.6 ; skg:unit "%" ; skg:model id:entity/smtl ;
-        skg:benchmark id:entity/browsecomp ; skg:evidence "BrowseComp (48.6%)" ;
-        skg:field "abstract" ; skg:startOffset 975 ; skg:endOffset 994 ; skg:confidence 0.7 ;
-        prov:wasAttributedTo id:agent/extractor/… .
+    id:result/…  a skg:Result ; skg:value 48.6 ; skg:valueText "48.6" ; skg:unit "%" ;
+        skg:model id:entity/smtl ; skg:benchmark id:entity/browsecomp ;
+        skg:evidence "BrowseComp (48.6%)" ; skg:field "abstract" ; skg:startOffset 975 ;
+        skg:endOffset 994 ; skg:confidence 0.7 ; prov:wasAttributedTo id:agent/extractor/… .
+    id:result/…  a skg:Improvement ; skg:change "increase" ; skg:baseline id:entity/front ; …
+        (reported with skg:reportsImprovement; otherwise shaped like a result)
 
 Every statement shape here is declared in ``ontology/scholarkg.ttl`` and checked by the SHACL
 shapes in ``ontology/shapes.ttl`` (see :mod:`scholarkg.graph.validate`).
@@ -79,6 +81,7 @@ LINK_PROPERTY = {LinkKind.CODE: SKG.hasCodeRepository, LinkKind.PROJECT: SKG.has
 # The entity types each part of a result may have (the ranges in ontology/scholarkg.ttl).
 RESULT_PART_TYPES: dict[URIRef, frozenset[EntityType]] = {
     SKG.model: frozenset({EntityType.MODEL, EntityType.METHOD}),
+    SKG.baseline: frozenset({EntityType.MODEL, EntityType.METHOD}),
     SKG.benchmark: frozenset({EntityType.BENCHMARK, EntityType.DATASET}),
     SKG.metric: frozenset({EntityType.METRIC}),
 }
@@ -102,6 +105,12 @@ def _decimal(value: float | Decimal) -> Literal:
     number = value if isinstance(value, Decimal) else Decimal(str(value))
     text = format(number.normalize(), "f")
     return Literal("0" if text in ("-0", "0") else text, datatype=XSD.decimal)
+
+
+def _written(value: Decimal) -> str:
+    """The number as the text wrote it, with its precision: ``Decimal("82.0")`` -> ``"82.0"``."""
+    number = value if isinstance(value, Decimal) else Decimal(str(value))
+    return format(number, "f")
 
 
 def _is_date(text: str | None) -> bool:
@@ -157,6 +166,7 @@ def entity_triples(entity: Entity, known: Container[str] | None = None) -> Itera
     yield node, RDF.type, TYPE_CLASS[entity.type]
     yield node, SKOS.prefLabel, Literal(entity.label)
     yield from concept_triples(entity, node)
+    yield node, SKG.kind, Literal(entity.kind.value)
     for alias in entity.aliases:
         if alias != entity.label:
             yield node, SKOS.altLabel, Literal(alias)
@@ -255,8 +265,14 @@ def record_triples(
             log.debug("%s: result value %s is not a number; left out", record.id, r.value)
             continue
         parts = {}
-        for prop, label in ((SKG.model, r.model), (SKG.benchmark, r.benchmark), (SKG.metric, r.metric)):
-            entity = resolve(label) if label else None
+        slots = [(SKG.model, r.model), (SKG.benchmark, r.benchmark), (SKG.metric, r.metric)]
+        if r.is_improvement:
+            slots.append((SKG.baseline, r.baseline))
+        for prop, label in slots:
+            try:
+                entity = resolve(label) if label else None
+            except KeyError:  # a name with no letters or digits ("$") names no entity
+                entity = None
             if entity is None:
                 continue
             if entity.type not in RESULT_PART_TYPES[prop]:
@@ -264,17 +280,25 @@ def record_triples(
                           record.id, prop.fragment, label, entity.type.value, prop.fragment)
                 continue
             parts[prop] = entity
-        node = iri.result(
-            key,
-            r.value,
-            *(parts[p].key if p in parts else None for p in (SKG.model, SKG.benchmark, SKG.metric)),
-            r.start,
-        )
-        yield paper, SKG.reportsResult, node
-        yield node, RDF.type, SKG.Result
+        if r.is_improvement:
+            node = iri.improvement(key, r.value, *(parts[p].key if p in parts else None for p in (SKG.model, SKG.baseline)),
+                                   r.start)
+            yield paper, SKG.reportsImprovement, node
+            yield node, RDF.type, SKG.Improvement
+            yield node, SKG.change, Literal(r.change.value)
+        else:
+            node = iri.result(
+                key,
+                r.value,
+                *(parts[p].key if p in parts else None for p in (SKG.model, SKG.benchmark, SKG.metric)),
+                r.start,
+            )
+            yield paper, SKG.reportsResult, node
+            yield node, RDF.type, SKG.Result
         for prop, entity in parts.items():
             yield node, prop, iri.entity(entity.key)
         yield node, SKG.value, _decimal(r.value)
+        yield node, SKG.valueText, Literal(_written(r.value))
         if r.unit:
             yield node, SKG.unit, Literal(r.unit)
         yield node, SKG.evidence, Literal(r.evidence)

@@ -270,6 +270,12 @@ def result(
     return _mint("result/" + _digest("\x1f".join(normalise_key(p) for p in parts), 10))
 
 
+def improvement(paper_key_: str, value: Decimal, model: str | None, baseline: str | None, start: int) -> URIRef:
+    """An improvement a paper reports (in the ``result/`` space: it is owned by its paper like a score)."""
+    parts = ("improvement", paper_key_, str(value), model or "", baseline or "", str(start))
+    return _mint("result/" + _digest("\x1f".join(normalise_key(p) for p in parts), 10))
+
+
 def web_resource(url: str) -> URIRef:
     return _mint("web/" + _digest(url.strip(), 10))
 

@@ -38,6 +38,7 @@ class SKG(DefinedNamespace):
     Task: URIRef
     Metric: URIRef
     Result: URIRef
+    Improvement: URIRef
     WebResource: URIRef
     CodeRepository: URIRef
     ProjectPage: URIRef
@@ -60,6 +61,7 @@ class SKG(DefinedNamespace):
     primaryCategory: URIRef
     hasMention: URIRef
     reportsResult: URIRef
+    reportsImprovement: URIRef
     hasCodeRepository: URIRef
     hasProjectPage: URIRef
     hasAuthorship: URIRef
@@ -85,10 +87,14 @@ class SKG(DefinedNamespace):
     value: URIRef
     unit: URIRef
     evidence: URIRef
+    valueText: URIRef
+    baseline: URIRef
+    change: URIRef
 
     # entity
     variantOf: URIRef
     derivedFrom: URIRef
+    kind: URIRef
     paperCount: URIRef
 
     # curation

@@ -53,7 +53,7 @@ def labels_of(extraction: Extraction) -> set[str]:
     """Every label of ``extraction`` that the builder resolves to an entity."""
     labels = {m.label for m in extraction.mentions}
     for r in extraction.results:
-        labels.update(x for x in (r.model, r.benchmark, r.metric) if x)
+        labels.update(x for x in (r.model, r.benchmark, r.metric, r.baseline) if x)
     return labels
 
 

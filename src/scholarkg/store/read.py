@@ -116,7 +116,7 @@ _COUNTS = """
 PREFIX skg: <https://w3id.org/scholarkg/ontology#>
 SELECT ?class (COUNT(?s) AS ?n) WHERE {
   VALUES ?class { skg:Paper skg:Author skg:Benchmark skg:Dataset skg:Model skg:Method skg:Task skg:Metric
-                  skg:Result skg:CodeRepository skg:ProjectPage skg:Mention }
+                  skg:Result skg:Improvement skg:CodeRepository skg:ProjectPage skg:Mention }
   ?s a ?class
 } GROUP BY ?class
 """
@@ -143,6 +143,7 @@ def store_summary(store: GraphStore) -> dict:
         "entities": entities,
         "entities_total": sum(entities.values()),
         "results": counts.get("Result", 0),
+        "improvements": counts.get("Improvement", 0),
         "code_repositories": counts.get("CodeRepository", 0),
         "project_pages": counts.get("ProjectPage", 0),
         "mentions": counts.get("Mention", 0),
