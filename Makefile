@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip --disable-pip-version-check
 
-.PHONY: install install-test demo test test-fast system-deps bench bench-store eval model taxonomy clean fuzz
+.PHONY: install install-test demo test test-fast system-deps bench bench-store bench-serve bench-jsonld eval model taxonomy clean fuzz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,15 @@ fuzz: install-test system-deps
 ## Store benchmark (about two hours here): builds, named queries, exports; writes bench/results/store.md
 bench-store: install-test
 	$(BIN)/python bench/bench_store.py
+
+## Serve benchmark (a few minutes): load rounds and a negative Content-Length flood, against the
+## endpoint as it was before it answered in-process (8033d0b); writes bench/results/serve.md
+bench-serve: install-test
+	$(BIN)/python bench/bench_serve.py --baseline 8033d0b --report bench/results/serve.md
+
+## JSON-LD writer against the previous rdflib writer at about a million statements; writes bench/results/jsonld.md
+bench-jsonld: install
+	$(BIN)/python bench/bench_jsonld.py --records 4500
 
 taxonomy: install
 	$(BIN)/python scripts/make_taxonomy.py ../shared/data/arxiv-taxonomy/taxonomy.json ontology/arxiv-categories.ttl

@@ -10,7 +10,8 @@ from ``bench/synthetic.py``. For each corpus it times, in this one process:
   to the typed ``Extraction``), streaming with ``nlp.pipe``.
 
 It prints records/s and tokens/s (tokens as the bare tokenizer counts them), medians of the
-repeats, and the ratio extract/bare; the target is a ratio of at least 1/60. On a shared machine
+repeats, and the ratio extract/bare; the targets are a ratio of at least 1/25 on the SciREX
+abstracts and 1/40 on the synthetic corpus. On a shared machine
 wall-clock rates swing with other load, so the same figures are also given per CPU-second of
 this process (``cpu``). Results are also written to ``bench/out/bench_extract.json``.
 """
@@ -33,7 +34,11 @@ sys.path.insert(0, str(HERE))
 from synthetic import generate  # noqa: E402
 
 SCIREX = REPO.parent / "shared" / "data" / "scirex" / "abstracts.gold.jsonl"
-TARGET = 1 / 60
+TARGETS = {"scirex-abstracts": 1 / 25, "synthetic": 1 / 40}
+
+
+def target(corpus: str) -> float:
+    return TARGETS["scirex-abstracts"] if corpus.startswith("scirex") else TARGETS["synthetic"]
 
 
 def _records(rows):
@@ -82,7 +87,8 @@ def bench_corpus(name: str, records, repeats: int, batch_size: int) -> dict:
         "ratio_cpu": bare_cpu / full_cpu,
         "repeats": repeats,
     }
-    row["meets_target"] = row["ratio"] >= TARGET
+    row["target"] = target(name)
+    row["meets_target"] = row["ratio"] >= row["target"]
     return row
 
 
@@ -108,7 +114,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{r['corpus']:22s} {r['records']:8d} {r['bare_records_per_s']:11.0f} {r['bare_tokens_per_s']:11.0f} "
               f"{r['extract_records_per_s']:14.1f} {r['extract_tokens_per_s']:14.0f} {'1/%.1f' % (1 / r['ratio']):>8s} "
               f"{r['bare_records_per_cpu_s']:10.0f} {r['extract_records_per_cpu_s']:8.1f} {'1/%.1f' % (1 / r['ratio_cpu']):>8s}")
-    print(f"target: ratio >= 1/{1 / TARGET:.0f}; medians of {args.repeats} repeats, one process")
+    targets = ", ".join(f"{r['corpus']} >= 1/{1 / r['target']:.0f}" for r in rows)
+    print(f"targets: {targets}; medians of {args.repeats} repeats, one process")
     out = HERE / "out"
     out.mkdir(exist_ok=True)
     (out / "bench_extract.json").write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")

@@ -9,12 +9,15 @@ bidirectional overrides, line separators, noncharacters, emoji, combining marks,
 wrong types, missing fields, years that are not years, unknown categories, occasional
 fields of megabytes), written in each of the five input formats, and then damaged as files
 are in the wild (cut short, bytes flipped, garbage and invalid UTF-8 inserted, spans deleted
-or repeated, line ends changed). Each damaged file goes through its reader, and every record
+or repeated, line ends changed to CR LF or CR alone, re-encoded as UTF-16 or UTF-32 with a
+byte-order mark or as Latin-1, an unreadable record count put in front). Each damaged file goes through its reader, and every record
 read goes, with a generated extraction derived from its own text (entity labels, results,
 links), through the graph builder. The graph is written as Turtle, N-Triples and JSON-LD and
 read back: by pyoxigraph's strict parsers, which must return exactly the statements built,
 and, for Turtle and N-Triples, by Serd and Raptor, which must agree on the count. A sample of
-the files also goes through the whole pipeline with the real extractor.
+the files also goes through the whole pipeline with the real extractor. Last, hostile HTTP
+requests go to a running `scholarkg serve`: every one must get an answer or a clean close,
+never a reset, a hang or an internal error, and the endpoint must keep answering.
 
 Counted as a crash: any exception other than scholarkg's own InputError for a file that
 cannot be read at all. Counted as an output failure: any output a parser rejects or reads
@@ -24,8 +27,10 @@ back differently. Both must be zero. Problem lines must each be one printable li
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -98,7 +103,7 @@ def record(rng: random.Random, huge: float) -> dict:
 def damage(rng: random.Random, data: bytes) -> bytes:
     """The ways files get broken in the wild, zero to three of them."""
     for _ in range(rng.choice([0, 0, 1, 1, 2, 3])):
-        kind = rng.randrange(9)
+        kind = rng.randrange(13)
         at = rng.randrange(len(data) + 1)
         if kind == 0:
             data = data[:at]  # cut short
@@ -121,8 +126,19 @@ def damage(rng: random.Random, data: bytes) -> bytes:
             data = data.replace(b"\n", b"\r\n")
         elif kind == 7:
             data = b"\xef\xbb\xbf" + data
-        else:
+        elif kind == 8:
             data = data[:at] + b"\n" + rng.choice([b"{not json", b"<entry>", b"@misc{x,", b"arXiv2020", b"</feed>", b"]]>"]) + b"\n" + data[at:]
+        elif kind == 9:  # another encoding, announced by its byte-order mark (bad bytes become lone surrogates)
+            codec, bom = rng.choice([("utf-16-le", b"\xff\xfe"), ("utf-16-be", b"\xfe\xff"),
+                                     ("utf-32-le", b"\xff\xfe\x00\x00"), ("utf-32-be", b"\x00\x00\xfe\xff")])
+            data = bom + data.decode("utf-8", "surrogateescape").encode(codec, "surrogatepass")
+        elif kind == 10:
+            data = data.replace(b"\r\n", b"\n").replace(b"\n", b"\r")  # old Mac line ends
+        elif kind == 11:
+            data = data.decode("utf-8", "replace").encode("cp1252", "replace")  # written as Latin-1
+        else:  # a record count no one can read, where a profile page has its header
+            claim = rng.choice([b"9" * 5000, b",,,", b"1,2,3", b"", b"12345678901234567890", b"\xff\xfe"])
+            data = b"At least " + claim + b" records\n" + data
     return data
 
 
@@ -287,7 +303,177 @@ def pipeline_sample(sample: list, folder: Path, failures: list) -> dict:
     return stats
 
 
-def report(args, results: dict, sample: dict, failures: list, seconds: float) -> str:
+# --- hostile HTTP requests against `scholarkg serve` ------------------------------------------
+
+METHODS = [b"GET", b"POST", b"HEAD", b"PUT", b"DELETE", b"OPTIONS", b"PATCH", b"TRACE", b"CONNECT", b"G\x00T", b"", b"get",
+           b"POST" * 3000]
+PATHS = [b"/query", b"/sparql", b"/update", b"/", b"/query?query=ASK%7B%7D", b"/query?query=%ZZ", b"/query?query=a&query=b",
+         b"/query?format=csv&query=SELECT%20*%20WHERE%20%7B%3Fs%20%3Fp%20%3Fo%7D%20LIMIT%201", b"*",
+         b"http://127.0.0.1/query?query=ASK%7B%7D", b"/%00", b"/../../etc/passwd", b"/" + b"a" * 70_000, b"/query?" + b"x=1&" * 2000]
+VERSIONS = [b"HTTP/1.1", b"HTTP/1.0", b"HTTP/0.9", b"HTTP/2.0", b"HTTP/1.1 x", b"", b"HTTP/1.1\x00", b"FTP/1.0"]
+QUERIES = [b"SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", b"ASK {}", b"CONSTRUCT WHERE { ?s ?p ?o } LIMIT 5",
+           b"SELECT * WHERE { SERVICE <http://127.0.0.1:9/> { ?s ?p ?o } }", b"SELECT * WHERE { \\u0053ERVICE <x:> {} }",
+           b"SELECT * WHERE " + b"{" * 5000 + b"}" * 5000, b"LOAD <file:///etc/passwd>", b"INSERT DATA { <a:> <b:> <c:> }",
+           b"DROP ALL", b"SELECT * FROM <file:///etc/passwd> WHERE { ?s ?p ?o }", b"SELECT ?x WHERE { BIND(" + b"1+" * 20_000 + b"1 AS ?x) }",
+           b"SELECT * WHERE { ?s ?p '\xff\xfe' }", b"\x00\x01\x02", b"SELECT * WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }",
+           "SELECT * WHERE { ?s ?p 'caf\u00e9 \u202e' }".encode(), b"query=" + b"%41" * 1000, b"update=DROP%20ALL"]
+TYPES = [b"application/sparql-query", b"application/sparql-update", b"application/x-www-form-urlencoded", b"text/plain",
+         b"multipart/form-data; boundary=x", b"application/sparql-query; charset=latin-1", b"\xff"]
+ACCEPTS = [b"*/*", b"text/csv", b"application/sparql-results+json;q=abc", b"image/png", b"text/*;q=0.5, */*;q=0.1",
+           b",,,;;;", b"application/n-triples", b"a/" * 500]
+
+
+def hostile_request(rng: random.Random) -> bytes:
+    """One HTTP request a hostile or broken client might send, as bytes: half are well-formed
+    requests carrying hostile queries and headers, half are broken at every level."""
+    if rng.random() < 0.5:
+        return _well_formed(rng)
+    if rng.random() < 0.1:
+        return rng.randbytes(rng.randint(0, 600))
+    body = rng.choice(QUERIES) if rng.random() < 0.85 else rng.randbytes(rng.randint(0, 3000))
+    if rng.random() < 0.04:
+        body = b"x" * rng.randint(1_000_001, 3_000_000)
+    line = b" ".join(part for part in (rng.choice(METHODS), rng.choice(PATHS), rng.choice(VERSIONS)) if part)
+    headers = [b"Host: fuzz"]
+    if rng.random() < 0.7:
+        headers.append(b"Content-Type: " + rng.choice(TYPES))
+    if rng.random() < 0.6:
+        headers.append(b"Accept: " + rng.choice(ACCEPTS))
+    length = rng.random()
+    if length < 0.45:
+        headers.append(b"Content-Length: %d" % len(body))
+    elif length < 0.7:
+        headers.append(b"Content-Length: " + rng.choice([b"-1", b"abc", b"1e3", b"+5", b"10" * 20, b"5, 5", b" ", b"0x10",
+                                                          b"%d" % max(0, len(body) - rng.randint(1, 50)),
+                                                          b"%d" % (len(body) + rng.randint(1, 50))]))
+    elif length < 0.8:
+        headers += [b"Content-Length: %d" % len(body)] * 2
+    elif length < 0.9:
+        headers.append(b"Transfer-Encoding: " + rng.choice([b"chunked", b"identity", b"gzip, chunked", b"\x00"]))
+    for _ in range(rng.choice([0, 0, 0, 1, 2])):
+        headers.append(rng.choice([b"Expect: 100-continue", b"Connection: keep-alive", b"Connection: close", b"X: " + b"y" * 70_000,
+                                   b"no colon here", b" folded: line", b"X-\x00: nul", *[b"X-%d: y" % n for n in range(3)]]))
+    if rng.random() < 0.03:
+        headers += [b"X-%d: y" % n for n in range(150)]
+    ending = rng.choice([b"\r\n", b"\r\n", b"\n", b"\r"])
+    return line + ending + ending.join(headers) + ending + ending + body
+
+
+def _well_formed(rng: random.Random) -> bytes:
+    """A request whose framing is right, carrying a hostile query, form, Accept or Content-Type."""
+    from urllib.parse import quote_from_bytes
+
+    query = rng.choice(QUERIES) if rng.random() < 0.8 else rng.randbytes(rng.randint(0, 300))
+    accept = b"Accept: " + rng.choice(ACCEPTS) + b"\r\n" if rng.random() < 0.7 else b""
+    path = rng.choice([b"/query", b"/sparql", b"/update"])
+    kind = rng.randrange(3)
+    if kind == 0:
+        target = path + b"?query=" + quote_from_bytes(query).encode() + rng.choice([b"", b"&format=csv", b"&output=xml",
+                                                                                    b"&default-graph-uri=x:g", b"&query=ASK%7B%7D"])
+        return b"GET " + target + b" HTTP/1.1\r\nHost: fuzz\r\n" + accept + b"\r\n"
+    if kind == 1:
+        body, content_type = query, rng.choice(TYPES[:2] + [b"application/sparql-query; charset=utf-8"])
+    else:
+        body = rng.choice([b"query=", b"update=", b"query=a&query=", b""]) + quote_from_bytes(query).encode()
+        content_type = b"application/x-www-form-urlencoded"
+    return (b"POST " + path + b" HTTP/1.1\r\nHost: fuzz\r\nContent-Type: " + content_type + b"\r\n" + accept
+            + b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
+
+def _exchange(port: int, data: bytes) -> str:
+    """Send ``data``, half-close, and say how the endpoint answered."""
+    answer = b""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+            try:
+                sock.sendall(data)
+                sock.shutdown(socket.SHUT_WR)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the endpoint answered and closed before taking everything: read what it said
+            answer = b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+    except ConnectionResetError:
+        return "reset" if not answer else _status(answer) + " then reset"
+    except TimeoutError:
+        return "no answer in 30 s"
+    return _status(answer) if answer else "closed without an answer"
+
+
+def _bad(outcome: str) -> bool:
+    """A reset, a hang or an internal error; 503 (busy, or a query cancelled at the timeout) is an answer."""
+    return "reset" in outcome or outcome.startswith(("no answer", "500", "502"))
+
+
+def _status(answer: bytes) -> str:
+    while answer.startswith(b"HTTP/1.1 100 "):  # an interim answer to Expect: 100-continue
+        answer = answer.partition(b"\r\n\r\n")[2]
+    if not answer:
+        return "100 only"
+    first = answer.split(b"\r\n", 1)[0].split()
+    if len(first) >= 2 and first[0].startswith(b"HTTP/") and first[1].isdigit():
+        return first[1].decode()
+    return "answer without a status line"
+
+
+def fuzz_serve(args, rng: random.Random, folder: Path, failures: list) -> dict:
+    """``args.requests`` hostile requests from 8 clients at once against `scholarkg serve` run as users run it."""
+    import collections
+    import threading
+
+    from scholarkg.store import GraphStore, build_store
+
+    store = folder / "serve.store"
+    build_store([REPO / "examples" / "maojia-song.txt"], store, problems=Problems(limit_logged=0))
+    with GraphStore(store) as opened:
+        expected = opened.count()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    log = (folder / "serve.log").open("w+b")
+    process = subprocess.Popen([sys.executable, "-m", "scholarkg.cli", "serve", str(store), "--port", str(port), "--timeout", "2"],
+                               stdout=subprocess.DEVNULL, stderr=log, env={**__import__("os").environ, "PYTHONPATH": str(REPO / "src")})
+    outcomes: collections.Counter = collections.Counter()
+    start = time.perf_counter()
+    try:
+        for _ in range(600):
+            with contextlib.suppress(OSError):
+                if _exchange(port, b"GET /query?query=ASK%7B%7D HTTP/1.1\r\nHost: x\r\n\r\n") == "200":
+                    break
+            time.sleep(0.1)
+        requests = [hostile_request(rng) for _ in range(args.requests)]
+        guard = threading.Lock()
+
+        def client(part: list[bytes]) -> None:
+            for data in part:
+                outcome = _exchange(port, data)
+                with guard:
+                    outcomes[outcome] += 1
+                    if _bad(outcome):
+                        if len(failures) < 20:
+                            failures.append(f"serve: {outcome} for {data[:300]!r}")
+
+        threads = [threading.Thread(target=client, args=(requests[n::8],)) for n in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        count = _exchange(port, b"POST /query HTTP/1.1\r\nHost: x\r\nContent-Type: application/sparql-query\r\nAccept: text/csv\r\n"
+                                b"Content-Length: %d\r\n\r\n" % len(QUERIES[0]) + QUERIES[0])
+        alive = process.poll() is None and count == "200"
+    finally:
+        process.terminate()
+        process.wait(30)
+    log.seek(0)
+    text = log.read().decode("utf-8", "replace")
+    log.close()
+    tracebacks = text.count("Traceback")
+    internal = sum(1 for line in text.splitlines() if "internal error" in line)
+    return {"requests": args.requests, "outcomes": dict(outcomes), "alive": alive, "tracebacks": tracebacks,
+            "internal_errors": internal, "seconds": round(time.perf_counter() - start, 1), "statements": expected}
+
+
+def report(args, results: dict, sample: dict, served: dict | None, failures: list, seconds: float) -> str:
     keys = ["records", "files", "files_refused", "records_read", "skipped", "problems", "bad_problem_lines", "crashes",
             "outputs_checked", "output_failures", "triples", "seconds", "slowest_file_seconds"]
     total = {k: sum(r[k] for r in results.values()) for k in keys[:-1]}
@@ -295,7 +481,7 @@ def report(args, results: dict, sample: dict, failures: list, seconds: float) ->
     total["slowest_file_seconds"] = max(r["slowest_file_seconds"] for r in results.values())
     lines = [
         "# Fuzz benchmark", "",
-        f"Command: `python bench/fuzz.py --records {args.records} --batch {args.batch} --seed {args.seed}`", "",
+        f"Command: `python bench/fuzz.py --records {args.records} --batch {args.batch} --seed {args.seed} --requests {args.requests}`", "",
         f"Records tried: **{total['records']:,}** ({args.records:,} per reader), in {total['files']:,} damaged files of "
         f"{args.batch} records. Crashes: **{total['crashes'] + sample['crashes']}**. Outputs that fail to parse or read "
         f"back differently: **{total['output_failures'] + sample['output_failures']}** of "
@@ -311,6 +497,21 @@ def report(args, results: dict, sample: dict, failures: list, seconds: float) ->
     lines += ["", f"Whole pipeline with the real extractor on a sample of {sample['files']} damaged files: "
               f"{sample['records_read']:,} records read, {sample['triples']:,} statements, {sample['crashes']} crashes, "
               f"{sample['output_failures']} output failures of {sample['outputs_checked']} checked ({sample['seconds']} s).", ""]
+    if served is not None:
+        bad = sum(n for outcome, n in served["outcomes"].items() if _bad(outcome))
+        lines += [f"Hostile HTTP requests against `scholarkg serve` (run as users run it, `--timeout 2`, over the seed "
+                  f"profile's {served['statements']:,} statements): **{served['requests']:,}** requests from 8 clients at "
+                  "once. Half are well-formed requests carrying hostile queries (refused, crashing, endless, not UTF-8), "
+                  "forms, dataset parameters and `Accept` headers; half are broken at every level (request lines, methods, "
+                  "paths and versions; negative, non-numeric, repeated, short and long `Content-Length`; chunked bodies; "
+                  "bodies over the limit; oversized and malformed headers; bare CR or LF line ends; random bytes). "
+                  "Resets, hangs and internal errors: "
+                  f"**{bad}**; tracebacks in the endpoint's log: **{served['tracebacks']}**; the endpoint answered a "
+                  f"normal query afterwards: **{'yes' if served['alive'] else 'no'}** ({served['seconds']} s).", "",
+                  "| outcome | requests |", "|---|---:|"]
+        for outcome, n in sorted(served["outcomes"].items(), key=lambda item: (-item[1], item[0])):
+            lines.append(f"| {outcome} | {n:,} |")
+        lines.append("")
     if failures:
         lines += ["## Failures", "", "```", *[f[:3000] for f in failures[:20]], "```", ""]
     return "\n".join(lines)
@@ -326,6 +527,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--huge", type=float, default=2e-5, help="share of fields that are megabytes long")
     parser.add_argument("--sample-files", type=int, default=10, help="damaged files run through the whole pipeline")
     parser.add_argument("--formats", nargs="*", default=list(FORMATS), choices=FORMATS)
+    parser.add_argument("--requests", type=int, default=2_000, help="hostile HTTP requests against `scholarkg serve` (0: none)")
     parser.add_argument("--report", type=Path, help="write the Markdown report here too")
     args = parser.parse_args(argv)
     logging.getLogger("scholarkg").addHandler(logging.NullHandler())
@@ -343,12 +545,16 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{fmt}: {results[fmt]}", file=sys.stderr, flush=True)
         sampled = pipeline_sample(sample, folder, failures)
         print(f"pipeline sample: {sampled}", file=sys.stderr, flush=True)
-    text = report(args, results, sampled, failures, time.perf_counter() - start)
+        served = fuzz_serve(args, rng, folder, failures) if args.requests else None
+        print(f"serve: {served}", file=sys.stderr, flush=True)
+    text = report(args, results, sampled, served, failures, time.perf_counter() - start)
     print(text)
     if args.report:
         args.report.parent.mkdir(parents=True, exist_ok=True)
         args.report.write_text(text, encoding="utf-8")
     bad = sum(r["crashes"] + r["output_failures"] + r["bad_problem_lines"] for r in results.values())
+    if served is not None:
+        bad += sum(n for outcome, n in served["outcomes"].items() if _bad(outcome)) + served["tracebacks"] + (not served["alive"])
     return 1 if bad or sampled["crashes"] or sampled["output_failures"] else 0
 
 

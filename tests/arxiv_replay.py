@@ -3,14 +3,18 @@
 It serves the entries of the recorded feeds in ``../shared/data/arxiv-atom/`` (plus entries a
 test adds): ``id_list`` lookups return those entries (the recorded id-list answer verbatim
 when the same ids are asked for), ``search_query=ti:"..."`` returns the entries whose title
-contains the phrase. ``script`` queues misbehaviour for the next requests: ``("status", 503,
-retry_after)``, ``("sleep", seconds)``, ``("empty",)``. Every request is logged with its
-arrival time and headers.
+contains the phrase. ``script`` queues misbehaviour for the next requests, one action per
+request (see ``FAILURES``): a status with ``Retry-After``, a delay, an empty feed, a body or
+headers dripped byte by byte, a huge or deeply nested answer, redirects, an HTML page, a body
+cut short, a reset connection, a broken status line, garbage, an entity bomb. Every request is
+logged with its arrival time and headers; ``sent`` counts the bytes of answers written.
 """
 
 from __future__ import annotations
 
 import re
+import socket
+import struct
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -46,6 +50,28 @@ def entry_xml(arxiv_id: str, title: str, authors: list[str], categories: list[st
     return "".join(parts)
 
 
+FAILURES = {
+    "status": "(status, retry_after): an empty answer with that status",
+    "sleep": "(seconds,): wait, then answer normally",
+    "empty": "(): a feed without entries",
+    "drip": "(seconds_per_byte,): the normal answer, one byte at a time",
+    "drip-headers": "(seconds_per_byte,): the status line and headers one byte at a time",
+    "huge": "(bytes,): a 200 answer of that many bytes (a feed padded with a comment)",
+    "nested": "(depth,): a feed whose entry nests that many elements",
+    "redirect": "(status, location): a redirect",
+    "html": "(): a 200 HTML page",
+    "truncate": "(): Content-Length larger than the body, then the connection closed",
+    "reset": "(): the connection reset without an answer",
+    "bad-status": "(): a status line that is not HTTP",
+    "garbage": "(): a 200 Atom answer of bytes that are not XML",
+    "bomb": "(): a feed with an entity-expansion DTD",
+}
+BOMB = ('<?xml version="1.0"?>\n<!DOCTYPE feed [<!ENTITY a "aaaaaaaaaa">' +
+        "".join(f'<!ENTITY {chr(98 + n)} "{("&" + chr(97 + n) + ";") * 10}">' for n in range(8)) +
+        ']>\n<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>http://arxiv.org/abs/2101.00001v1</id>'
+        '<title>&i;</title></entry></feed>\n')
+
+
 class Replay:
     def __init__(self, recorded: Path, extra_entries: list[str] = ()) -> None:
         self.verbatim: dict[str, str] = {}
@@ -61,6 +87,7 @@ class Replay:
             self._add(xml)
         self.script: list[tuple] = []
         self.log: list[tuple[float, str, dict[str, str]]] = []
+        self.sent = 0
         self.server: ThreadingHTTPServer | None = None
 
     def _add(self, xml: str) -> None:
@@ -103,25 +130,95 @@ class Replay:
             def do_GET(self):  # noqa: N802 - the http.server API
                 replay.log.append((time.monotonic(), self.path, dict(self.headers)))
                 action = replay.script.pop(0) if replay.script else None
-                if action and action[0] == "sleep":
-                    time.sleep(action[1])
-                if action and action[0] == "status":
-                    self.send_response(action[1])
-                    if action[2] is not None:
-                        self.send_header("Retry-After", str(action[2]))
-                    self.send_header("Content-Length", "0")
-                    self.end_headers()
-                    return
-                status, body = (200, replay.feed([])) if action and action[0] == "empty" else replay.answer(parse_qs(urlsplit(self.path).query))
-                data = body.encode("utf-8")
                 try:
+                    self._act(action)
+                except (BrokenPipeError, ConnectionResetError):  # the client gave up (a timeout, a size limit)
+                    self.close_connection = True
+
+            def _send(self, status: int, body: bytes, kind="application/atom+xml; charset=utf-8", length=None, **headers):
+                self.send_response(status)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(body) if length is None else length))
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(body)
+                replay.sent += len(body)
+
+            def _normal(self) -> tuple[int, bytes]:
+                status, body = replay.answer(parse_qs(urlsplit(self.path).query))
+                return status, body.encode("utf-8")
+
+            def _act(self, action) -> None:
+                name = action[0] if action else None
+                if name == "sleep":
+                    time.sleep(action[1])
+                if name == "status":
+                    return self._send(action[1], b"", **({"Retry-After": str(action[2])} if action[2] is not None else {}))
+                if name == "empty":
+                    return self._send(200, replay.feed([]).encode("utf-8"))
+                if name == "drip":
+                    status, body = self._normal()
                     self.send_response(status)
-                    self.send_header("Content-Type", "application/atom+xml; charset=utf-8")
-                    self.send_header("Content-Length", str(len(data)))
+                    self.send_header("Content-Length", str(len(body)))
                     self.end_headers()
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):  # the client gave up (a timeout test)
-                    pass
+                    self.wfile.flush()
+                    for byte in body:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                        time.sleep(action[1])
+                    return
+                if name == "drip-headers":
+                    status, body = self._normal()
+                    head = f"HTTP/1.1 {status} OK\r\nContent-Length: {len(body)}\r\n" + "X-Padding: y\r\n" * 100 + "\r\n"
+                    for byte in head.encode():
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                        time.sleep(action[1])
+                    self.wfile.write(body)
+                    return
+                if name == "huge":
+                    head = replay.feed([]).encode()[:-len("</feed>\n")] + b"<!--"
+                    self.send_response(200)
+                    self.send_header("Content-Length", str(action[1]))
+                    self.end_headers()
+                    self.wfile.write(head)
+                    left = action[1] - len(head)
+                    while left > 0:
+                        piece = b"x" * min(left, 1 << 16)
+                        self.wfile.write(piece)
+                        replay.sent += len(piece)
+                        left -= len(piece)
+                    return
+                if name == "nested":
+                    depth = action[1]
+                    entry = ("<entry><id>http://arxiv.org/abs/2101.00001v1</id><title>Deep</title>" + "<x>" * depth
+                             + "</x>" * depth + "</entry>")
+                    return self._send(200, replay.feed([entry]).encode())
+                if name == "redirect":
+                    return self._send(action[1], b"", Location=action[2])
+                if name == "html":
+                    return self._send(200, b"<!DOCTYPE html><html><body><h1>Rate limited</h1></body></html>",
+                                      kind="text/html; charset=utf-8")
+                if name == "truncate":
+                    status, body = self._normal()
+                    self._send(status, body[: len(body) // 2], length=len(body))
+                    self.close_connection = True
+                    return
+                if name == "reset":
+                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                    self.close_connection = True
+                    return
+                if name == "bad-status":
+                    self.wfile.write(b"SPDY/9 what\r\n\r\n")
+                    self.close_connection = True
+                    return
+                if name == "garbage":
+                    return self._send(200, bytes(range(256)) * 4)
+                if name == "bomb":
+                    return self._send(200, BOMB.encode())
+                status, body = self._normal()
+                self._send(status, body)
 
             def log_message(self, *args):
                 pass

@@ -5,7 +5,8 @@ of the ontology unexercised. Here hand-written extractions of five seed papers (
 from the real text) go through the builder's own functions: all six entity types, the five
 roles, title and abstract mentions, aliases, model families and derived methods, results with
 and without a known span, with an integral value and with a part of the wrong type, and the
-three kinds of link. It is also attributed to an extractor version the pipeline does not
+three kinds of link; one paper also has the bibliographic details a .bib entry gives (kind,
+venue, volume, issue, pages, URL, ordered authors with ORCID and arXiv author ids). It is also attributed to an extractor version the pipeline does not
 describe itself.
 """
 
@@ -179,8 +180,21 @@ def entities() -> dict[str, Entity]:
 
 def rich_graph() -> Graph:
     """The seed papers, five of them with the extractions above, as the builder writes them."""
+    from dataclasses import replace
+
+    from scholarkg.graph.bibliographic import entity_scheme_triples
+    from scholarkg.model import Author, PaperKind
+
     known = entities()
     records = seed_records()
+    # One record as a bibliography describes it: kind, venue, volume, pages, URL, and an
+    # ordered author list with given and family names and author identifiers.
+    records[1] = replace(
+        records[1], kind=PaperKind.ARTICLE, venue="Journal of Agent Research", volume="12", issue="3",
+        pages="100–117", url="https://example.org/papers/42", authors_ordered=True,
+        authors=(Author("Maojia Song", "Maojia", "Song", arxiv_id="song_m_1"),
+                 Author("Josiah Carberry", "Josiah", "Carberry", orcid="0000-0002-1825-0097")),
+    )
     planned = [r for r in records if extraction_for(r) is not None]
     assert len(planned) == len(PLAN), "a planned paper is missing from the seed"
     graph = new_graph()
@@ -189,4 +203,5 @@ def rich_graph() -> Graph:
         add_all(graph, record_triples(record, extraction, lambda label: known.get(normalise_key(label))))
     for entity in known.values():
         add_all(graph, entity_triples(entity, known=known))
+    add_all(graph, entity_scheme_triples())
     return graph

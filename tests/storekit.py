@@ -105,6 +105,18 @@ def comparable(names, rows, query_text: str) -> list[tuple]:
     return sorted(out)
 
 
+def oxigraph_command() -> str:
+    """Path of the Oxigraph server program (the ``oxigraph`` package), used as a remote SPARQL server."""
+    import shutil
+    import sys
+
+    beside = Path(sys.executable).with_name("oxigraph")
+    found = str(beside) if beside.is_file() else shutil.which("oxigraph")
+    if not found:
+        raise AssertionError("the oxigraph server program is not installed (pip install oxigraph)")
+    return found
+
+
 @contextlib.contextmanager
 def running(command: list[str], ready_url: str, timeout: float = 60):
     """Run a server process until the block ends; wait until ``ready_url`` answers first."""

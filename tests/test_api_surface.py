@@ -38,3 +38,19 @@ def test_top_level_api_works_after_every_submodule_is_imported(tmp_path):
     assert "KAIROS" in done.stdout
     assert (tmp_path / "view.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     assert "KAIROS" in (tmp_path / "g.nt").read_text(encoding="utf-8")
+
+
+def test_query_answers_iterate_as_the_readme_shows(seed_graph):
+    import scholarkg
+
+    answer = scholarkg.query(seed_graph, named="benchmarks-introduced")
+    rows = list(answer)
+    assert len(answer) == len(rows) > 0 and answer
+    assert {"label", "type", "year", "title"} <= set(rows[0])
+    assert "Agents' Last Exam" in {row["label"] for row in rows}
+    empty = scholarkg.query(seed_graph, "SELECT ?s WHERE { ?s a <https://example.org/Nothing> }")
+    assert not empty and list(empty) == []
+    ask = scholarkg.query(seed_graph, "ASK { ?s ?p ?o }")
+    assert ask and ask.boolean is True
+    graph = scholarkg.query(seed_graph, "CONSTRUCT { ?s ?p ?o } WHERE { ?s a <https://w3id.org/scholarkg/ontology#Author> ; ?p ?o }")
+    assert len(graph) == len(list(graph)) > 0

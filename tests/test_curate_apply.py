@@ -144,7 +144,7 @@ def test_alias_adds_a_name_and_merges_an_entity_called_so(tmp_path, monkeypatch)
 def test_retype_replaces_the_type(tmp_path, monkeypatch):
     result, _ = _build(tmp_path, monkeypatch, [{"action": "retype", "entity": "BrowseComp", "type": "Dataset"}])
     node = _entity(result.graph, "BrowseComp")
-    assert set(result.graph.objects(node, RDF.type)) == {SKG.Dataset}
+    assert set(result.graph.objects(node, RDF.type)) == {SKG.Dataset, SKOS.Concept}
 
 
 def test_drop_everywhere_or_in_some_papers(tmp_path, monkeypatch):

@@ -53,18 +53,77 @@ def test_versus_for_model(extract_nlp):
                    ("MOPD", None, "average recovery", Decimal("80.9"), "%")]
 
 
-def test_r_squared_result(extract_nlp):
-    got, _ = _results(extract_nlp, "Performance follows a scaling law, reaching R^2 = 0.998.")
-    assert got == [(None, None, "R^2", Decimal("0.998"), None)]
+def test_statistics_of_the_analysis_are_not_results(extract_nlp):
+    got, ex = _results(extract_nlp, "Performance follows a scaling law, reaching R^2 = 0.998. "
+                                    "The effect is significant (p < 0.01) with FooNet on GAIA.")
+    assert got == [] and ex.results == ()
 
 
-def test_gain_over_baseline(extract_nlp):
+def _improvements(ex):
+    return [(r.model, r.benchmark, r.value, r.unit, r.change.value, r.baseline) for r in ex.results if r.is_improvement]
+
+
+def test_gain_over_baseline_is_an_improvement(extract_nlp):
     _, ex = _results(extract_nlp, "Trust-Align outperforms FRONT on ASQA (up 12.56) and ELI5 (up 17.69).")
-    got = [(r.model, r.benchmark, r.value, r.baseline) for r in ex.results]
-    assert got == [("Trust-Align", "ASQA", Decimal("12.56"), "FRONT"), ("Trust-Align", "ELI5", Decimal("17.69"), "FRONT")]
+    assert _improvements(ex) == [("Trust-Align", "ASQA", Decimal("12.56"), "points", "increase", "FRONT"),
+                                 ("Trust-Align", "ELI5", Decimal("17.69"), "points", "increase", "FRONT")]
+    assert not [r for r in ex.results if not r.is_improvement]
 
 
-def test_counts_bounds_and_changes_are_not_results(extract_nlp):
-    got, _ = _results(extract_nlp, "We analyse 38,000 hours across 134 tasks on GAIA. The pass rate is below 1%. "
-                                   "It reduces steps on BrowseComp by 70.7%.")
-    assert got == []
+def test_signed_and_worded_gains(extract_nlp):
+    _, ex = _results(extract_nlp, "We propose PivotNet, a parser. PivotNet improves over ChartLM by +2.3 F1 on OntoBank.")
+    assert [(m, b, v, c) for m, b, v, _, c, _ in _improvements(ex)] == [("PivotNet", "OntoBank", Decimal("2.3"), "increase")]
+    _, ex = _results(extract_nlp, "We propose PivotNet, a parser. It scores 1.4 BLEU above the baseline.")
+    assert [(v, c) for _, _, v, _, c, _ in _improvements(ex)] == [(Decimal("1.4"), "increase")]
+    assert not [r for r in ex.results if not r.is_improvement]
+
+
+def test_reductions(extract_nlp):
+    _, ex = _results(extract_nlp, "Compared to RouteNet, our planner StepWise needs 70.7% fewer steps on GAIA.")
+    assert [(m, b, v, u, c, base) for m, b, v, u, c, base in _improvements(ex)] == [
+        ("StepWise", "GAIA", Decimal("70.7"), "%", "decrease", "RouteNet")]
+    _, ex = _results(extract_nlp, "We propose StepWise, a planner. StepWise reduces the cost on GAIA by 31.5%.")
+    assert [(v, c) for _, _, v, _, c, _ in _improvements(ex)] == [(Decimal("31.5"), "decrease")]
+
+
+def test_value_in_brackets_after_a_model(extract_nlp):
+    got, _ = _results(extract_nlp, "On HotpotQA our model beats ChartLM (81.3) and RouteNet (79.9) in exact match.")
+    assert ("ChartLM", "HotpotQA", None, Decimal("81.3"), None) in [(m, b, None, v, u) for m, b, _, v, u in got]
+    assert ("RouteNet", "HotpotQA") in [(m, b) for m, b, *_ in got]
+
+
+def test_solves_a_share_of_tasks(extract_nlp):
+    got, _ = _results(extract_nlp, "We introduce CodeWright, an agent. On SWE-bench Verified, CodeWright solves 12.5% of the tasks.")
+    assert [(m, b, v) for m, b, _, v, _ in got] == [("CodeWright", "SWE-bench Verified", Decimal("12.5"))]
+
+
+def test_metric_of_value_for_model(extract_nlp):
+    got, _ = _results(extract_nlp, "On the Voicebank corpus we measure an error of 3.1 dB for EchoClean.")
+    assert [(m, v, u) for m, _, _, v, u in got] == [("EchoClean", Decimal("3.1"), "dB")]
+
+
+def test_compared_with_value_for_other_model(extract_nlp):
+    got, _ = _results(extract_nlp, "We propose LumenQA, a reader. LumenQA reaches 61.0% accuracy on TriviaQA, "
+                                   "compared with 58.2% for ChartLM.")
+    assert [(m, b, v) for m, b, _, v, _ in got] == [("LumenQA", "TriviaQA", Decimal("61.0")),
+                                                   ("ChartLM", "TriviaQA", Decimal("58.2"))]
+    assert str(got[0][3]) == "61.0"  # written precision is kept
+
+
+def test_results_written_as_a_table(extract_nlp):
+    got, _ = _results(extract_nlp, "We release OrcaMath, a model. Results: GSM8K 82.1, MATH 45.3, HumanEval 67.0.")
+    assert [(m, b, v) for m, b, _, v, _ in got] == [("OrcaMath", "GSM8K", Decimal("82.1")),
+                                                   ("OrcaMath", "MATH", Decimal("45.3")),
+                                                   ("OrcaMath", "HumanEval", Decimal("67.0"))]
+
+
+def test_values_paired_respectively(extract_nlp):
+    got, _ = _results(extract_nlp, "We propose OrcaMath, a model. OrcaMath achieves 82.1% and 45.3% on GSM8K and MATH, respectively.")
+    assert [(m, b, v) for m, b, _, v, _ in got] == [("OrcaMath", "GSM8K", Decimal("82.1")),
+                                                   ("OrcaMath", "MATH", Decimal("45.3"))]
+
+
+def test_counts_bounds_and_ranges_are_not_results(extract_nlp):
+    got, ex = _results(extract_nlp, "We analyse 38,000 hours across 134 tasks on GAIA. The pass rate is below 1%. "
+                                    "Gains range from 1% to 5% on GAIA, and 12-49% of runs succeed.")
+    assert got == [] and ex.results == ()

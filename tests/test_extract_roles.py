@@ -51,3 +51,19 @@ def test_prior_methods_are_compared(extract_nlp):
     roles = _roles(extract_nlp, "Unlike previous methods such as H2O and SnapKV, our method keeps all tokens.")
     assert roles["H2O"] is Role.COMPARES_WITH
     assert roles["SnapKV"] is Role.COMPARES_WITH
+
+
+def test_naming_verbs_introduce(extract_nlp):
+    assert _roles(extract_nlp, "We name this dataset TinyDocs.")["TinyDocs"] is Role.INTRODUCES
+    assert _roles(extract_nlp, "A new retriever, dubbed SparkRet, is trained on MS MARCO.")["SparkRet"] is Role.INTRODUCES
+    assert _roles(extract_nlp, "We call our method FlowTune.")["FlowTune"] is Role.INTRODUCES
+
+
+def test_cues_after_the_name_introduce(extract_nlp):
+    assert _roles(extract_nlp, "We build KiloBench, which we release to the community.")["KiloBench"] is Role.INTRODUCES
+    assert _roles(extract_nlp, "Results for QuarkNet (ours) are shown on GSM8K.")["QuarkNet"] is Role.INTRODUCES
+    assert _roles(extract_nlp, "We use BERT, which we fine-tune on SQuAD.")["BERT"] is Role.USES
+
+
+def test_a_known_name_is_introduced_when_the_text_says_so(extract_nlp):
+    assert _roles(extract_nlp, "We introduce GAIA, a benchmark for general assistants.")["GAIA"] is Role.INTRODUCES

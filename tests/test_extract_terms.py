@@ -31,3 +31,53 @@ def test_no_fragments_or_vague_phrases(extract_nlp):
                   "agent's reasoning process"):
         assert noise not in texts, noise
     assert all(not t[:1].isdigit() for t in texts)
+
+
+def _concepts(nlp, abstract, title="A study"):
+    ex = extract(Record(id="t", title=title, abstract=abstract), nlp)
+    return {m.text for m in ex.mentions}, ex
+
+
+def test_edge_words_are_cut_off(extract_nlp):
+    texts, _ = _concepts(extract_nlp, "We test seven language models and report diverse question answering results.")
+    assert "seven language models" not in texts and "language models" in texts
+    assert not any(t.lower().startswith(("seven", "diverse")) for t in texts)
+
+
+def test_generic_heads_need_a_specific_modifier(extract_nlp):
+    texts, _ = _concepts(extract_nlp, "The raw model is a differentiable model. Our sample-efficient approach is a "
+                                      "training-free method with a single-stage selection strategy. "
+                                      "An attention mechanism feeds the policy network.")
+    for junk in ("raw model", "differentiable model", "sample-efficient approach", "training-free method",
+                 "single-stage selection strategy", "selection strategy"):
+        assert junk not in texts, junk
+    assert {"attention mechanism", "policy network"} <= texts
+
+
+def test_groups_of_benchmarks_are_not_concepts(extract_nlp):
+    texts, _ = _concepts(extract_nlp, "We evaluate on downstream benchmarks and on several retrieval benchmarks, "
+                                      "and on the GLUE benchmarks.")
+    assert not {"downstream benchmarks", "retrieval benchmarks"} & texts
+
+
+def test_generic_title_wording_is_not_a_concept(extract_nlp):
+    texts, _ = _concepts(extract_nlp, "We build a testbed where robots stack blocks under physical constraints.",
+                         title="Stacking Blocks: An Interactive Benchmark for Robot Planning")
+    assert "Interactive Benchmark" not in texts
+
+
+def test_concept_variants_share_one_key():
+    from scholarkg.extract.concepts import concept_key
+
+    assert concept_key("agentic foundational models") == concept_key("agentic foundation model")
+    assert concept_key("policy networks") == concept_key("policy network")
+    assert concept_key("policy network") != concept_key("value network")
+
+
+def test_concepts_and_names_have_their_kind(extract_nlp):
+    _, ex = _concepts(extract_nlp, "We propose ZetaParse, a parser trained with reinforcement learning on a "
+                                   "large treebank, and compare it with large language models (LLMs).")
+    kinds = {m.label: m.kind.value for m in ex.mentions}
+    assert kinds["ZetaParse"] == "name"
+    assert kinds["reinforcement learning"] == "concept"
+    assert kinds["large language model"] == "concept"

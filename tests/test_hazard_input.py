@@ -9,6 +9,7 @@ traceback for a user error.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import time
@@ -55,7 +56,8 @@ def assert_one_line_each(problems: Problems, path) -> None:
 # fields that must be named by a problem against this record.
 CASES = {
     "no title": ({"year": 2020, "categories": ["cs.AI"]}, {"*": (None, {"title"})}),
-    "no abstract": ({"title": "Only Title", "year": 2020, "categories": ["cs.AI"]}, {"*": ("Only Title", {"abstract"})}),
+    # A missing abstract is normal (counted in the summary), not a problem: --strict reads on.
+    "no abstract": ({"title": "Only Title", "year": 2020, "categories": ["cs.AI"]}, {"*": ("Only Title", set())}),
     "no year": ({"title": "No Year", "abstract": "Text.", "categories": ["cs.AI"]},
                 {"*": ("No Year", {"year"}), "arxiv-snapshot": ("No Year", set())}),  # year from the arXiv id
     "not a year": ({**BASE, "title": "Soon", "year": "soon"},
@@ -195,15 +197,16 @@ def test_ten_megabyte_abstract_is_capped_with_a_message(tmp_path, fmt):
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_duplicate_records_are_reported_and_counted(tmp_path, fmt):
+def test_duplicate_records_are_merged_and_noted_once(tmp_path, fmt):
     one, two = {**GOOD1, "arxiv_id": "2101.00001"}, {**GOOD2, "arxiv_id": "2101.00002"}
     path, data, starts = write(tmp_path, fmt, [one, two, one])
     result = build([path], format=fmt)
     assert [r.title for r in result.records] == ["Good One", "Good Two"]
-    dups = [p for p in result.problems.items if p.field == "id"]
-    assert len(dups) == 1 and dups[0].position == position(fmt, 2, data, starts)
-    assert "duplicate of the record at" in dups[0].message
-    assert result.summary["skipped_records"] == 1 and result.summary["papers"] == 2
+    assert not [p for p in result.problems.items if p.field == "id"]  # a repeat is not a problem
+    (note,) = result.problems.record_notes
+    assert note.position == position(fmt, 2, data, starts) and note.field == "id"
+    assert note.message.startswith(f"same paper as {position(fmt, 0, data, starts)} in {path.name}")
+    assert result.summary["skipped_records"] == 0 and result.summary["papers"] == 2
 
 
 def test_json_surrogate_escape_becomes_replacement_character(tmp_path):
@@ -237,7 +240,11 @@ def test_cli_summary_counts_good_and_bad_records(cli, tmp_path):
     result = cli("build", path, "--out", tmp_path / "out", "--no-html")
     assert result.exit_code == 0, result.stderr
     assert "papers      3" in result.stdout
-    assert "problems    3 (2 records skipped)" in result.stdout
+    out = tmp_path / "out"
+    assert f"problems    3 (2 records skipped; all listed in {out}/problems.jsonl)" in result.stdout
+    listed = [json.loads(line) for line in (out / "problems.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [(p["severity"], p["file"], p["record"], p["field"]) for p in listed] == [
+        ("problem", path.name, "line 2", "title"), ("problem", path.name, "line 3", "year"), ("problem", path.name, "line 5", "json")]
     warnings = [line for line in result.stderr.splitlines() if line.startswith("warning: ")]
     assert warnings == [
         f"warning: {path}:line 2 [title]: missing or empty title (record skipped)",
@@ -317,3 +324,16 @@ def test_many_broken_bibtex_entries_are_read_in_linear_time(tmp_path):
     assert time.monotonic() - start < 3
     assert [r.title for r in records] == ["Good One", "Good Two"]
     assert problems.skipped_records == 5_000
+
+
+def test_cli_shows_the_first_problems_and_lists_every_one(cli, tmp_path):
+    path = tmp_path / "many.jsonl"
+    lines = [json.dumps({"title": f"Paper {n}", "year": "soon"}) for n in range(60)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = cli("build", path, "--out", tmp_path / "out", "--no-html")
+    assert result.exit_code == 0, result.stderr
+    shown = [line for line in result.stderr.splitlines() if line.startswith("warning: ") and "[year]" in line]
+    assert len(shown) == 20
+    assert any("all listed in problems.jsonl" in line for line in result.stderr.splitlines())
+    assert "problems    60 (0 records skipped; all listed in" in result.stdout
+    assert len((tmp_path / "out" / "problems.jsonl").read_text(encoding="utf-8").splitlines()) == 60

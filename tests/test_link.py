@@ -98,3 +98,20 @@ def test_stated_variant_is_derived(extract_nlp):
     assert adamax and adamax[0].derived_from == "Adam"
     linker = _linker([ex])
     assert linker.resolve("AdaMax").derived_from == linker.resolve("Adam").key
+
+
+def test_morphological_variants_of_a_concept_are_one_entity():
+    from scholarkg.model import EntityKind, EntityType, Extraction, Field, Mention
+
+    def concept(paper, text):
+        return Extraction(paper, (Mention(text, text, EntityType.METHOD, 0, len(text), Field.ABSTRACT,
+                                          kind=EntityKind.CONCEPT),))
+
+    linker = Linker()
+    for paper, text in (("a", "agentic foundation models"), ("b", "agentic foundational models"),
+                        ("c", "agentic foundation model"), ("d", "value network")):
+        linker.add(concept(paper, text))
+    entities = linker.entities()
+    assert len(entities) == 2
+    assert linker.resolve("agentic foundational models") == linker.resolve("agentic foundation models")
+    assert all(e.kind is EntityKind.CONCEPT for e in entities)

@@ -32,16 +32,17 @@ def test_no_blank_nodes(seed_graph):
     assert not any(isinstance(term, BNode) for triple in seed_graph for term in triple)
 
 
-def test_duplicate_records_are_reported_and_skipped(tmp_path):
+def test_duplicate_records_are_merged_and_noted(tmp_path):
     path = tmp_path / "dup.jsonl"
-    rec = {"title": "Same Paper", "abstract": "We evaluate on BrowseComp.", "year": 2024}
-    path.write_text(json.dumps(rec) + "\n" + json.dumps(rec) + "\n", encoding="utf-8")
+    rec = {"title": "Same Paper", "year": 2024, "authors": ["Ada Lovelace"]}
+    path.write_text(json.dumps(rec) + "\n" + json.dumps({**rec, "abstract": "We evaluate on BrowseComp.",
+                                                          "doi": "10.1000/same"}) + "\n", encoding="utf-8")
     result = build([path])
-    assert len(result.records) == 1
-    assert [str(p) for p in result.problems.items] == [
-        f"{path}:line 2 [id]: duplicate of the record at {path}:line 1 (record skipped)"
-    ]
-    assert result.problems.skipped_records == 1
+    (record,) = result.records
+    assert record.abstract == "We evaluate on BrowseComp." and record.doi == "10.1000/same"  # fields combined
+    assert result.problems.items == [] and result.problems.skipped_records == 0
+    assert [str(p) for p in result.problems.record_notes] == [
+        f"{path}:line 2 [id]: same paper as line 1 in dup.jsonl; fields combined"]
 
 
 def test_strict_build_stops_at_bad_record(tmp_path):

@@ -5,11 +5,11 @@ from __future__ import annotations
 import urllib.request
 
 import pytest
-from storekit import comparable, quads, running
+from storekit import comparable, oxigraph_command, quads, running
 
 from scholarkg import api
 from scholarkg.sparql import named_queries
-from scholarkg.serve import free_port, oxigraph_command
+from scholarkg.serve import free_port
 from scholarkg.store import GraphStore
 
 pytestmark = pytest.mark.slow

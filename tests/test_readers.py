@@ -193,8 +193,10 @@ def test_bibtex_entries_and_broken_entry(tmp_path):
     first = records[0]
     assert [a.name for a in first.authors] == ["John Smith", "Jane Q. Doe"]
     assert first.arxiv_id == "2001.01234" and first.categories == ("cs.CL",)
-    assert first.journal_ref == "Proc. ACL 2020"
-    assert [str(p) for p in problems.items] == [f"{path}:entry broken at line 10 [syntax]: unbalanced braces (record skipped)"]
+    assert first.venue == "Proc. ACL 2020" and first.journal_ref is None
+    assert [str(p) for p in problems.items] == [
+        f"{path}:entry broken at line 10 [syntax]: cannot be parsed: Unexpected block start: `@inproceedings`. "
+        "Was still looking for field-value closing `}` (record skipped)"]
 
 
 # --- detection and files --------------------------------------------------------------

@@ -3,22 +3,22 @@
 Every page is opened from ``file://`` with the context offline and every request that is not
 ``file:``, ``data:`` or ``about:`` aborted and recorded; each test asserts that none was
 attempted and that the console logged no error. Load times are written to
-``tests/out/browser-timings.json``; the seed page's screenshot to ``tests/out/explorer.png``
-(and to ``docs/explorer.png`` when ``SCHOLARKG_UPDATE_DOCS=1``).
+``tests/out/browser-timings.json``; the seed page's first view to ``tests/out/explorer.png``
+and ``docs/explorer.png`` (the README's screenshot).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import time
 from collections import Counter
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from browser import Opened
+from browser import assert_clean as _clean
 from render_graphs import XSS_ABSTRACT, XSS_SCRIPT, XSS_TITLE, enriched_seed, synthetic_graph
 
 from scholarkg.explorer import render_html
@@ -26,87 +26,20 @@ from scholarkg.explorer.view import to_networkx
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--no-first-run", "--disable-sync", "--disable-quic"]
-LOCAL_SCHEMES = ("file", "data", "about")
-READY = "body[data-state=ready]"
+OUT = Path(__file__).resolve().parent / "out"
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+TIMINGS: dict[str, float] = {}
 # Loading and stabilising a page made from a 5,000-node graph must finish within this bound
 # (measured: about 2 s for the default 2,000-node view and 3.5 s for all 5,000 nodes on a
 # two-vCPU machine without a GPU).
 LARGE_LOAD_LIMIT_S = 30.0
-OUT = Path(__file__).resolve().parent / "out"
-DOCS = Path(__file__).resolve().parents[1] / "docs"
-TIMINGS: dict[str, float] = {}
 
 
-@dataclass
-class Opened:
-    page: object
-    outside: list[str] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-
-    def js(self, script: str, arg=None):
-        return self.page.evaluate(script, arg)
-
-    def wait(self, script: str, timeout: float = 10.0):
-        """Poll ``script`` (a JS function) until it returns a truthy value."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            value = self.js(script)
-            if value:
-                return value
-            time.sleep(0.05)
-        raise AssertionError(f"timed out waiting for {script}")
-
-
-@pytest.fixture(scope="module")
-def context(tmp_path_factory):
-    if not CHROMIUM.exists():
-        pytest.skip("browser tests need Debian's chromium at /usr/bin/chromium (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
-    with sync_api.sync_playwright() as pw:
-        ctx = pw.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")), executable_path=str(CHROMIUM), args=ARGS,
-            headless=True, offline=True, viewport={"width": 1400, "height": 860},
-        )
-        yield ctx
-        ctx.close()
+@pytest.fixture(scope="module", autouse=True)
+def _write_timings():
+    yield
     OUT.mkdir(exist_ok=True)
     (OUT / "browser-timings.json").write_text(json.dumps(TIMINGS, indent=1, sort_keys=True) + "\n")
-
-
-@pytest.fixture
-def open_page(context):
-    pages = []
-
-    def _open(path: Path, *, timeout: float = 60.0, ready: bool = True) -> Opened:
-        page = context.new_page()
-        pages.append(page)
-        opened = Opened(page)
-
-        def route(r):
-            if r.request.url.split(":", 1)[0] in LOCAL_SCHEMES:
-                r.continue_()
-            else:
-                opened.outside.append(r.request.url)
-                r.abort()
-
-        page.route("**/*", route)
-        page.on("request", lambda req: None if req.url.split(":", 1)[0] in LOCAL_SCHEMES else opened.outside.append(req.url))
-        page.on("console", lambda msg: opened.errors.append(msg.text) if msg.type == "error" else None)
-        page.on("pageerror", lambda exc: opened.errors.append(str(exc)))
-        start = time.perf_counter()
-        page.goto(path.as_uri())
-        if ready:
-            page.wait_for_selector(READY, state="attached", timeout=timeout * 1000)
-        opened.seconds = time.perf_counter() - start
-        return opened
-
-    yield _open
-    for page in pages:
-        page.close()
 
 
 @pytest.fixture(scope="module")
@@ -125,11 +58,6 @@ def pages(seed_build, tmp_path_factory) -> dict[str, Path]:
     for name, text in files.items():
         (folder / f"{name}.html").write_text(text, encoding="utf-8")
     return {name: folder / f"{name}.html" for name in files}
-
-
-def _clean(opened: Opened) -> None:
-    assert opened.outside == [], f"requests to the outside: {opened.outside}"
-    assert opened.errors == [], f"console errors: {opened.errors}"
 
 
 def _node_id(opened: Opened, kind: str, name: str) -> int:
@@ -173,16 +101,16 @@ def test_seed_page_offline(open_page, seed_out, seed_graph):
     before = opened.js("() => skgExplorer.network.getPositions()")
     opened.page.wait_for_timeout(300)
     assert opened.js("() => skgExplorer.network.getPositions()") == before
-    # The screenshot shows a paper's details, as hovering over it does.
+    # The README's screenshot is this first view, as a user gets it.
+    OUT.mkdir(exist_ok=True)
+    opened.page.screenshot(path=str(OUT / "explorer.png"))
+    DOCS.mkdir(exist_ok=True)
+    shutil.copyfile(OUT / "explorer.png", DOCS / "explorer.png")
+    # Hovering over a paper shows its details.
     paper = max(opened.js("() => skgExplorer.data.nodes.filter(n => n.kind === 'Paper')"), key=lambda n: (n["degree"], n["name"]))
     opened.page.mouse.move(*_screen_point(opened, paper["id"]))
     opened.wait("() => document.querySelector('#details h3') !== null")
     assert opened.page.inner_text("#details h3") == paper["name"]
-    OUT.mkdir(exist_ok=True)
-    opened.page.screenshot(path=str(OUT / "explorer.png"))
-    if os.environ.get("SCHOLARKG_UPDATE_DOCS") == "1":
-        DOCS.mkdir(exist_ok=True)
-        shutil.copyfile(OUT / "explorer.png", DOCS / "explorer.png")
     # The physics toggle switches the simulation on and off again.
     opened.page.check("#physics")
     assert opened.js("() => skgExplorer.network.physics.physicsEnabled") is True
@@ -200,6 +128,8 @@ def test_legend_lists_types_and_links(open_page, pages):
     assert {kind: count for kind, _, count in rows} == dict(kinds)
     colours = {kind: colour for kind, colour, _ in rows}
     assert colours["Paper"] == "#4e79a7" and colours["Benchmark"] == "#f28e2b" and len(set(colours.values())) == len(colours)
+    shapes = opened.js("() => [...document.querySelectorAll('#legend li svg [data-shape]')].map(s => s.dataset.shape)")
+    assert len(shapes) == len(rows) and len(set(shapes)) == len(shapes), shapes  # a shape per type
     links = opened.js("() => [...document.querySelectorAll('#relations li')].map(li => [li.children[1].textContent, Number(li.querySelector('.count').textContent)])")
     assert dict(links) == dict(Counter(e["relation"] for e in opened.js("() => skgExplorer.data.edges")))
     assert {"introduces", "evaluatesOn", "uses", "variantOf", "reportsResult"} <= dict(links).keys()

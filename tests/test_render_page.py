@@ -79,10 +79,10 @@ def test_page_is_one_self_contained_file(seed_out):
     names = [tag for tag, _ in parser.tags]
     assert "link" not in names and "iframe" not in names and "img" not in names
     assert not [attrs for _, attrs in parser.tags if "src" in attrs or "href" in attrs]
-    assert names.count("script") == 3 and names.count("style") == 1
-    data, vis, explorer = parser.scripts
+    assert names.count("script") == 4 and names.count("style") == 1
+    data, vis, graphview, explorer = parser.scripts
     assert "vis-network" in vis and len(vis) > 100_000  # vis-network itself, inline
-    assert "skgExplorer" in explorer
+    assert "SkgGraph" in graphview and "skgExplorer" in explorer
     assert json.loads(data)["nodes"]
 
 
@@ -100,7 +100,7 @@ def test_content_security_policy_admits_exactly_the_page_scripts(rich_html):
     allowed = set(re.findall(r"'(sha256-[^']+)'", csp))
     executable = [s for (t, a), s in zip([x for x in parser.tags if x[0] == "script"], parser.scripts) if "type" not in a]
     digests = {"sha256-" + base64.b64encode(hashlib.sha256(s.encode("utf-8")).digest()).decode() for s in executable}
-    assert allowed == digests and len(digests) == 2
+    assert allowed == digests and len(digests) == 3
     assert "default-src 'none'" in csp and "unsafe-inline" not in csp.split("style-src")[0]
 
 
@@ -172,7 +172,11 @@ def test_every_kind_and_relation_has_a_style():
 
     assert set(KIND_STYLE) == set(NODE_KINDS)
     assert set(RELATION_STYLE) == set(RELATIONS.values()) == set(RELATION_TEXT)
-    assert len({(colour, shape) for colour, shape, _ in KIND_STYLE.values()}) == len(KIND_STYLE)
+    assert len({colour for colour, _, _ in KIND_STYLE.values()}) == len(KIND_STYLE)
+    assert len({shape for _, shape, _ in KIND_STYLE.values()}) == len(KIND_STYLE)  # told apart without colour
+    script = (Path(__file__).resolve().parents[1] / "src/scholarkg/explorer/graphview.js").read_text(encoding="utf-8")
+    for _, shape, _ in KIND_STYLE.values():  # and the page script can draw each of them
+        assert re.search(rf"\b{shape}: |\"{shape}\"", script), shape
 
 
 def _page_links(data: dict) -> set[tuple[str, str, str]]:
@@ -197,7 +201,7 @@ def test_page_data_matches_the_graph(rich_rdf, rich_html):
     ale = nodes[("Benchmark", "Agents' Last Exam")]
     assert ale["aliases"] == ["ALE"]
     headings = {heading: items for heading, items, _more in ale["related"]}
-    assert set(headings) == {"Introduced by", "Evaluated on in", "Results (on this benchmark)"}
+    assert set(headings) == {"Introduced by", "Papers evaluating on it", "Results (on this benchmark)"}
     (result_id,) = headings["Results (on this benchmark)"]
     assert data["nodes"][result_id]["name"] == "0.8% · Qwen3-8B on Agents' Last Exam (pass rate)"
     paper = nodes[("Paper", "Agents' Last Exam")]

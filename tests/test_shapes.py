@@ -210,7 +210,7 @@ def unknown_category(g):
     category = iri.category("cs.XX")
     g.add((paper, DCTERMS.subject, category))
     return {"ArxivCategory-type", "ArxivCategory-scheme", "ArxivCategory-notation", "ArxivCategory-label",
-            "ArxivCategory-hierarchy"}, {category}
+            "ArxivCategory-rdfsLabel", "ArxivCategory-hierarchy"}, {category}
 
 
 def creator_is_a_blank_node(g):
@@ -219,7 +219,7 @@ def creator_is_a_blank_node(g):
     g.add((author, RDF.type, SKG.Author))
     g.add((author, FOAF.name, Literal("Anonymous")))
     _set(g, paper, DCTERMS.creator, author)
-    return {"Paper-creator", "Author"}, {paper, author}
+    return {"Paper-creator", "Author", "Author-person", "Author-label"}, {paper, author}
 
 
 def entity_with_two_types(g):
@@ -231,7 +231,7 @@ def entity_with_two_types(g):
 def entity_with_two_names(g):
     entity = _first(g.objects(None, SKG.mentionOf), "entity")
     g.add((entity, SKOS.prefLabel, Literal("Another name")))
-    return {"ResearchEntity-prefLabel"}, {entity}
+    return {"ResearchEntity-prefLabel", "ResearchEntity-label"}, {entity}
 
 
 def alias_equal_to_name(g):
@@ -244,7 +244,8 @@ def variant_of_undescribed_family(g):
     entity = _first(g.objects(None, SKG.mentionOf), "entity")
     family = iri.entity("no such family")
     _set(g, entity, SKG.variantOf, family)
-    return {"ResearchEntity-type", "ResearchEntity-prefLabel"}, {family}
+    return {"ResearchEntity-type", "ResearchEntity-kind", "ResearchEntity-prefLabel", "ResearchEntity-concept",
+            "ResearchEntity-label", "ResearchEntity-scheme"}, {family}
 
 
 def result_benchmark_is_a_task(g):
@@ -267,6 +268,44 @@ def url_as_plain_string(g):
     return {"WebResource-url"}, {web}
 
 
+def two_authors_in_one_place(g):
+    paper, first = _first(((p, a) for p, a in g.subject_objects(SKG.hasAuthorship)
+                           if g.value(a, SKG.authorPosition) == Literal(1)), "first authorship")
+    second = _first((a for a in g.objects(paper, SKG.hasAuthorship) if a != first), "second authorship")
+    _set(g, second, SKG.authorPosition, Literal(1))
+    return {"Paper-positionsAreDistinct"}, {paper}
+
+
+def listed_author_not_a_creator(g):
+    paper, authorship = _first(g.subject_objects(SKG.hasAuthorship), "authorship")
+    g.remove((paper, DCTERMS.creator, g.value(authorship, SKG.author)))
+    return {"Paper-authorshipsAreCreators"}, {paper}
+
+
+def authorship_without_position(g):
+    _paper, authorship = _first(g.subject_objects(SKG.hasAuthorship), "authorship")
+    g.remove((authorship, SKG.authorPosition, None))
+    return {"Authorship-position"}, {authorship}
+
+
+def venue_without_name(g):
+    _paper, venue = _first(g.subject_objects(DCTERMS.isPartOf), "venue")
+    g.remove((venue, DCTERMS.title, None))
+    return {"Venue-title", "Venue-label"}, {venue}
+
+
+def orcid_as_a_name(g):
+    author = _first(g.subjects(OWL.sameAs, None), "author with an ORCID iD")
+    _set(g, author, OWL.sameAs, URIRef("https://orcid.org/Josiah-Carberry"))
+    return {"Author-sameAs"}, {author}
+
+
+def paper_not_a_scholarly_article(g):
+    paper = _first(g.subjects(RDF.type, SKG.Paper), "paper")
+    g.remove((paper, RDF.type, URIRef("https://schema.org/ScholarlyArticle")))
+    return {"Paper-schemaType"}, {paper}
+
+
 # Broken in the seed graph as built, and in the graph that has every statement shape.
 SEED_MUTATIONS: list[Mutation] = [
     remove_title, add_second_title, mention_start_equals_end, confidence_above_one,
@@ -278,6 +317,8 @@ MUTATIONS: list[Mutation] = SEED_MUTATIONS + [
     primary_not_among_subjects, unknown_category, creator_is_a_blank_node, entity_with_two_types,
     entity_with_two_names, alias_equal_to_name, variant_of_undescribed_family,
     result_benchmark_is_a_task, result_span_without_end, url_as_plain_string,
+    two_authors_in_one_place, listed_author_not_a_creator, authorship_without_position, venue_without_name,
+    orcid_as_a_name, paper_not_a_scholarly_article,
 ]
 
 

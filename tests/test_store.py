@@ -57,6 +57,7 @@ PARAMETER_VALUES = {
     "entity": ("grpo", "BrowseComp", "nothing"),
     "source": ("extracted", "curated"),
     "action": ("merge", "rename"),
+    "kind": ("name", "concept"),
 }
 
 

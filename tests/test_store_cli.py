@@ -24,6 +24,17 @@ def test_build_into_a_store_reports_added_updated_and_unchanged(cli, tmp_path):
     assert "papers      4" in second.stdout
 
 
+def test_a_store_build_lists_its_problems_and_notes_beside_the_store(cli, tmp_path):
+    store = tmp_path / "s"
+    corpus = write_jsonl(tmp_path / "in.jsonl", [record(0, "One."), {"title": "Soon", "year": "soon"}, record(0, "One.")])
+    result = cli("build", corpus, "--store", store)
+    assert result.exit_code == 0, result.output
+    assert f"all listed in {store}/problems.jsonl" in result.stdout
+    listed = [json.loads(line) for line in (store / "problems.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [(p["severity"], p["record"], p["field"]) for p in listed] == [("problem", "line 2", "year"), ("note", "line 3", "id")]
+    assert "the first is kept" in listed[1]["message"]
+
+
 def test_query_stats_export_and_render_accept_a_store(cli, seed_store, seed_graph, tmp_path):
     named = cli("query", "--store", seed_store, "--named", "papers-by-year", "--format", "json")
     assert named.exit_code == 0, named.output

@@ -24,6 +24,8 @@ from scholarkg.tex import has_tex, to_plain
     (r"a \mbox{state-of-the-art} {\it result} in \texttt{code}", "a state-of-the-art result in code"),
     (r"$\theta_{t+1}$ and $\geq$ 3 \& more", "θₜ₊₁ and ≥ 3 & more"),
     (r"prices of $5 and $6 in \emph{total}", "prices of $5 and $6 in total"),
+    (r"{\MTeX} for the {\TUG} and {{\CSTUG{}}}", "MTeX for the TUG and CSTUG"),  # unknown logos keep their names
+    (r"a \mymacro{word} here", "a word here"),  # unknown with an argument: the argument's text
 ])
 def test_tex_is_decoded(tex, plain):
     assert to_plain(tex) == plain
@@ -57,3 +59,17 @@ def test_any_text_decodes_without_error_and_without_control_sequences_left(text)
 
 def test_bare_percent_and_ampersand_in_tex_text_are_literal():
     assert to_plain(r"Q&A at 94.7% with $x^2$") == "Q&A at 94.7% with x²"
+
+
+@pytest.mark.parametrize("tex,plain", [
+    ("{BERT}: Pre-training of Deep {B}idirectional Transformers", "BERT: Pre-training of Deep Bidirectional Transformers"),
+    ("pages 12--34, ``quoted''", "pages 12–34, “quoted”"),
+    ("Jane~Q. Doe", "Jane Q. Doe"),
+    ("{Simon and Schuster}", "Simon and Schuster"),
+    ("Plain words only", "Plain words only"),
+])
+def test_bibtex_values_are_always_tex(tex, plain):
+    # A BibTeX value is TeX source even when it has no macro: its braces only group.
+    assert to_plain(tex, tex=True) == plain
+    if "{" in tex:
+        assert to_plain(tex) == tex  # the same text from a web page keeps its braces

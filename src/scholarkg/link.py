@@ -9,6 +9,8 @@ Every extraction is :meth:`Linker.add`-ed; :meth:`Linker.entities` then merges t
   its short form as an alias);
 - a short form written alone in another paper ("ALE") joins the one entity that defines it,
   and stays separate when two different entities define the same short form;
+- an entity is a name ("GRPO", "Qwen 3-4B") or a concept ("question answering") as most of its
+  mentions say, weighted by confidence; a tie makes it a name;
 - model variants point to their family (``parent``), and every family up the chain is an
   entity (``Qwen 3-4B`` -> ``Qwen 3`` -> ``Qwen``); a method built on another points to it
   (``derived_from``), and that base is an entity too.
@@ -33,7 +35,7 @@ import logging
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
-from .model import Entity, EntityType, Extraction
+from .model import Entity, EntityKind, EntityType, Extraction
 
 __all__ = ["Linker"]
 
@@ -48,11 +50,21 @@ class _Name:
 
     label: str
     types: Counter = field(default_factory=Counter)
+    kinds: Counter = field(default_factory=Counter)
     surfaces: Counter = field(default_factory=Counter)
     aliases: set[str] = field(default_factory=set)
     parents: Counter = field(default_factory=Counter)
     bases: Counter = field(default_factory=Counter)
     papers: set[str] = field(default_factory=set)
+
+
+def _kind(kinds: Counter, label: str) -> EntityKind:
+    """Names win ties; with no mention to say (a family or a result's name only), the label's
+    shape decides: lower case without digits is a concept."""
+    if kinds:
+        return EntityKind.CONCEPT if kinds[EntityKind.CONCEPT] > kinds[EntityKind.NAME] else EntityKind.NAME
+    plain = label == label.lower() and not any(c.isdigit() for c in label)
+    return EntityKind.CONCEPT if plain else EntityKind.NAME
 
 
 class _UnionFind:
@@ -100,6 +112,7 @@ class Linker:
                 continue
             n = self._name(m.label)
             n.types[m.type] += m.confidence
+            n.kinds[m.kind] += m.confidence
             n.surfaces[m.text] += 1
             n.papers.add(extraction.record_id)
             n.aliases.update(a for a in m.aliases if canonical_key(a))
@@ -108,7 +121,8 @@ class Linker:
             if m.derived_from:
                 n.bases[m.derived_from] += 1
         for r in extraction.results:
-            for label, type_ in ((r.model, None), (r.benchmark, EntityType.BENCHMARK), (r.metric, EntityType.METRIC)):
+            for label, type_ in ((r.model, None), (r.benchmark, EntityType.BENCHMARK), (r.metric, EntityType.METRIC),
+                                 (r.baseline, None)):
                 if label and canonical_key(label):
                     n = self._name(label)
                     if type_ is not None and not n.types:
@@ -117,6 +131,7 @@ class Linker:
 
     # -- merging -------------------------------------------------------------------------
     def _build(self) -> tuple[list[Entity], dict[str, Entity]]:
+        from .extract.concepts import concept_key
         from .extract.gazetteer import load_gazetteer
         from .extract.names import canonical_key, is_acronym
 
@@ -143,6 +158,17 @@ class Linker:
                     owners = {uf.find(k) for k in short_owners[akey]}
                     if len(owners) == 1 and not names[akey].aliases - names[key].aliases - {names[key].label}:
                         uf.union(key, akey)
+        # morphological variants of one concept are one entity ("agentic foundation models" /
+        # "agentic foundational models"); names keep their exact spelling key
+        by_concept: dict[str, str] = {}
+        for key in sorted(names):
+            n = names[key]
+            if n.kinds and n.kinds[EntityKind.CONCEPT] > n.kinds[EntityKind.NAME]:
+                ckey = concept_key(n.label)
+                if ckey in by_concept:
+                    uf.union(by_concept[ckey], key)
+                else:
+                    by_concept[ckey] = key
         groups: dict[str, list[str]] = defaultdict(list)
         for key in sorted(names):
             groups[uf.find(key)].append(key)
@@ -159,11 +185,13 @@ class Linker:
         for ekey, keys in sorted(members.items()):
             group = [names[k] for k in keys]
             types: Counter = Counter()
+            kinds: Counter = Counter()
             surfaces: set[str] = set()
             parents: Counter = Counter()
             bases: Counter = Counter()
             for n in group:
                 types.update(n.types)
+                kinds.update(n.kinds)
                 surfaces.update(n.surfaces)
                 surfaces.update(n.aliases)
                 surfaces.add(n.label)
@@ -174,7 +202,9 @@ class Linker:
             parent = self._pick(parents, canonical_key, label_of_key, ekey)
             base = self._pick(bases, canonical_key, label_of_key, ekey)
             aliases = tuple(sorted(s for s in surfaces if s != label))
-            entity = Entity(key=ekey, type=type_, label=label, aliases=aliases, parent=parent, derived_from=base)
+            kind = _kind(kinds, label)
+            entity = Entity(key=ekey, type=type_, label=label, aliases=aliases, parent=parent, derived_from=base,
+                            kind=kind)
             entities.append(entity)
             for k in keys:
                 by_name[k] = entity
@@ -205,7 +235,7 @@ class Linker:
 
     def _add_implied(self, names: dict[str, _Name], gaz) -> None:
         """Families of model variants and bases of derived methods become entities too."""
-        from .extract.modelnames import parse_known_model
+        from .extract.modelnames import parse_known_model, variant_base
         from .extract.names import canonical_key
 
         families = {name: e.canonical for e in gaz.of_type(EntityType.MODEL) for name in e.names}
@@ -213,7 +243,8 @@ class Linker:
         while pending:
             label, n = pending.pop()
             for parent in list(n.parents):
-                chain_type = EntityType.MODEL
+                # a family is the same kind of thing as its variants (a model, a benchmark, ...)
+                chain_type = max(sorted(n.types, key=_TYPE_ORDER.get), key=lambda t: n.types[t]) if n.types else EntityType.MODEL
                 pkey = canonical_key(parent)
                 if pkey not in names:
                     pn = _Name(parent)
@@ -221,6 +252,10 @@ class Linker:
                     parsed = parse_known_model(parent, families)
                     if parsed is not None and parsed.parent:
                         pn.parents[parsed.parent] += 1
+                    else:
+                        up = variant_base(parent)
+                        if up is not None and up[1]:
+                            pn.parents[up[0]] += 1
                     names[pkey] = pn
                     pending.append((parent, pn))
             for base in list(n.bases):

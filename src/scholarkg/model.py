@@ -14,9 +14,12 @@ from enum import Enum
 
 __all__ = [
     "EntityType",
+    "EntityKind",
+    "Change",
     "Role",
     "Field",
     "LinkKind",
+    "PaperKind",
     "Source",
     "Author",
     "Record",
@@ -39,6 +42,20 @@ class EntityType(str, Enum):
     METRIC = "Metric"
 
 
+class EntityKind(str, Enum):
+    """A proper name ("HarnessDev", "Qwen 3-4B", "ALE") or a term phrase ("question answering")."""
+
+    NAME = "name"
+    CONCEPT = "concept"
+
+
+class Change(str, Enum):
+    """Which way an improvement moves a figure: "up 12.56" is an increase, "70.7% fewer steps" a decrease."""
+
+    INCREASE = "increase"
+    DECREASE = "decrease"
+
+
 class Role(str, Enum):
     """What a paper does with an entity it names (strongest first)."""
 
@@ -51,7 +68,10 @@ class Role(str, Enum):
     @property
     def rank(self) -> int:
         """Lower is stronger; used to keep one role per paper and entity."""
-        return list(Role).index(self)
+        return _ROLE_RANK[self]
+
+
+_ROLE_RANK = {role: i for i, role in enumerate(Role)}
 
 
 class Field(str, Enum):
@@ -63,6 +83,24 @@ class LinkKind(str, Enum):
     CODE = "CodeRepository"
     PROJECT = "ProjectPage"
     WEB = "WebPage"
+
+
+class PaperKind(str, Enum):
+    """What kind of publication a record describes (BibTeX's entry types, plus preprints)."""
+
+    ARTICLE = "article"  # in a journal
+    CONFERENCE_PAPER = "inproceedings"
+    PREPRINT = "preprint"
+    BOOK = "book"
+    CHAPTER = "incollection"  # a part of a book
+    PROCEEDINGS = "proceedings"
+    PHD_THESIS = "phdthesis"
+    MASTERS_THESIS = "mastersthesis"
+    THESIS = "thesis"
+    REPORT = "techreport"
+    MANUAL = "manual"
+    UNPUBLISHED = "unpublished"
+    OTHER = "misc"
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,10 +117,15 @@ class Source:
 
 @dataclass(frozen=True, slots=True)
 class Author:
+    """A person as a record names them: display name, given and family names when known
+    (``family`` includes particles such as "van"), and identifiers the input gives."""
+
     name: str
     given: str | None = None
     family: str | None = None
     affiliation: str | None = None
+    orcid: str | None = None  # 0000-0002-1825-0097
+    arxiv_id: str | None = None  # an arXiv author identifier, such as "song_m_1"
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +134,8 @@ class Record:
 
     ``categories`` lists arXiv category codes, the primary one first; ``primary_category``
     names it explicitly (``None`` when the source does not say which is primary).
+    ``authors`` are in the paper's order when ``authors_ordered`` (a profile page names only
+    its own author, whose place in the list it does not give).
     ``title``, ``abstract`` and author names are plain Unicode (TeX decoded by
     :func:`scholarkg.tex.to_plain`); ``source_title`` and ``source_abstract`` keep the text as
     the source wrote it when that differs (``P$^2$-MOPD`` for ``P²-MOPD``), else ``None``.
@@ -112,6 +157,13 @@ class Record:
     updated: str | None = None
     source_title: str | None = None
     source_abstract: str | None = None
+    kind: PaperKind | None = None
+    venue: str | None = None  # the journal, proceedings or book the paper appeared in
+    volume: str | None = None
+    issue: str | None = None
+    pages: str | None = None
+    url: str | None = None
+    authors_ordered: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,11 +181,18 @@ class Mention:
     aliases: tuple[str, ...] = ()
     parent: str | None = None  # label of the family a model variant belongs to
     derived_from: str | None = None  # label of the method this one builds on
+    kind: EntityKind = EntityKind.NAME
 
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """A score stated in the text: ``value`` always appears in ``evidence``."""
+    """A figure stated in the text: ``value`` always appears in ``evidence``.
+
+    With ``change`` unset it is an absolute score ("48.6% on BrowseComp"); with ``change`` set it
+    is an improvement or reduction against ``baseline`` ("up 12.56 over FRONT", "70.7% fewer
+    steps"), which the graph keeps apart from scores. ``value`` keeps its written precision
+    (``Decimal("82.0")``).
+    """
 
     value: Decimal
     evidence: str
@@ -146,6 +205,11 @@ class Result:
     end: int = 0
     confidence: float = 0.5
     baseline: str | None = None  # for a gain ("up 12.56" over FRONT): the system compared with
+    change: Change | None = None
+
+    @property
+    def is_improvement(self) -> bool:
+        return self.change is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,3 +240,4 @@ class Entity:
     aliases: tuple[str, ...] = field(default=())
     parent: str | None = None  # key of the family entity
     derived_from: str | None = None  # key of the entity this one is derived from
+    kind: EntityKind = EntityKind.NAME

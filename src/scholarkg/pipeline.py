@@ -27,13 +27,15 @@ from pathlib import Path
 from .errors import Problems
 from .graph import iri
 from .graph.vocab import SKG
+from .identity import merge_records, unique_records
 from .model import Entity, EntityType, Extraction, Record
 
-__all__ = ["Build", "build", "unique_records", "with_authors", "described_keys", "summarise", "write_outputs", "OUTPUT_FILES"]
+__all__ = ["Build", "build", "unique_records", "merge_records", "described_keys", "summarise", "write_outputs",
+           "OUTPUT_FILES"]
 
 log = logging.getLogger(__name__)
 
-OUTPUT_FILES = ("graph.ttl", "graph.jsonld", "graph.nt", "graph.html", "extraction.jsonl", "summary.json")
+OUTPUT_FILES = ("graph.ttl", "graph.jsonld", "graph.nt", "graph.html", "extraction.jsonl", "summary.json", "problems.jsonl")
 # write_outputs also writes build.json (scholarkg.manifest): how the folder was built, with
 # paths relative to the folder, so it is left out of the graph outputs above.
 
@@ -116,45 +118,6 @@ class Build:
         self.store.close()
 
 
-def unique_records(
-    records: Iterable[Record], problems: Problems, co_authors: dict[str, list] | None = None
-) -> Iterator[Record]:
-    """Drop repeated records of the same paper (same arXiv id, or same normalised title).
-
-    With ``co_authors``, the authors of each dropped repeat are collected under the kept
-    record's paper key (several profile pages listing one paper give it all their authors).
-    """
-    seen: dict[str, str] = {}
-    for record in records:
-        key = iri.paper_key(record.arxiv_id, record.title)
-        where = str(record.source) if record.source else record.id
-        if key in seen:
-            if co_authors is not None:
-                co_authors.setdefault(key, []).extend(record.authors)
-            problems.skip(
-                record.source.path if record.source else where,
-                record.source.position if record.source else "",
-                "id",
-                f"duplicate of the record at {seen[key]}",
-            )
-            continue
-        seen[key] = where
-        yield record
-
-
-def with_authors(record: Record, extra: list) -> Record:
-    """``record`` with the authors in ``extra`` it does not name yet (the same object when none)."""
-    from dataclasses import replace
-
-    names = {iri.normalise_key(a.name) for a in record.authors}
-    added = []
-    for author in extra:
-        if iri.normalise_key(author.name) not in names:
-            names.add(iri.normalise_key(author.name))
-            added.append(author)
-    return replace(record, authors=(*record.authors, *added)) if added else record
-
-
 def build(
     inputs: Iterable[str | Path],
     *,
@@ -220,7 +183,8 @@ def with_problems(summary: dict, problems: Problems | None) -> dict:
     if problems is not None:
         summary["problems"] = len(problems.items)
         summary["skipped_records"] = problems.skipped_records
-        summary["notes"] = list(problems.notes)
+        summary["notes"] = problems.summary_notes()
+        summary["problems_file"] = "problems.jsonl"
     return summary
 
 
@@ -239,6 +203,7 @@ def summarise(graph, problems: Problems | None = None) -> dict:
         "entities": dict(by_type),
         "entities_total": sum(by_type.values()),
         "results": sum(1 for _ in graph.subjects(RDF.type, SKG.Result)),
+        "improvements": sum(1 for _ in graph.subjects(RDF.type, SKG.Improvement)),
         "code_repositories": sum(1 for _ in graph.subjects(RDF.type, SKG.CodeRepository)),
         "project_pages": sum(1 for _ in graph.subjects(RDF.type, SKG.ProjectPage)),
         "mentions": sum(1 for _ in graph.subjects(RDF.type, SKG.Mention)),
@@ -254,14 +219,13 @@ def write_outputs(result: Build, out_dir: str | Path, *, html: bool = True) -> d
     """Write the build's files into ``out_dir`` all at once (old or new set, never a mix)."""
     from .extract.jsonl import extraction_record
     from .fileio import replace_directory
-    from .serialize import serialize
-    from .store.snapshot import copy_file, write_turtle
+    from .store.snapshot import copy_file, write_jsonld, write_turtle
 
     nt = result.ntriples_path()
     files: dict = {
         "graph.ttl": lambda fh: write_turtle(nt, fh),
         "graph.nt": lambda fh: copy_file(nt, fh),
-        "graph.jsonld": serialize(result.graph, "jsonld"),
+        "graph.jsonld": lambda fh: write_jsonld(nt, fh),
     }
 
     def extraction_lines(fh) -> None:
@@ -277,6 +241,7 @@ def write_outputs(result: Build, out_dir: str | Path, *, html: bool = True) -> d
     summary = result.summary
     summary["notes"] = [_relative_note(n) for n in summary.get("notes", [])]
     files["summary.json"] = (json.dumps(summary, indent=2, sort_keys=True) + "\n").encode("utf-8")
+    files["problems.jsonl"] = result.problems.jsonl(file_name=lambda path: Path(path).name)
     from .manifest import manifest_bytes
 
     files["build.json"] = manifest_bytes(result, out_dir, html=html)

@@ -10,7 +10,6 @@ prefixes sorted). Files are written atomically (see :mod:`scholarkg.fileio`).
 from __future__ import annotations
 
 import io
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,7 +20,6 @@ from rdflib.namespace import XSD
 
 from .errors import UsageError
 from .fileio import write_bytes
-from .graph.vocab import PREFIXES
 
 __all__ = ["Exporter", "EXPORTERS", "serialize", "export", "jsonld_context"]
 
@@ -34,18 +32,11 @@ class Exporter:
     write: Callable[[Graph], bytes]
 
 
-def jsonld_context() -> dict[str, str]:
-    """The JSON-LD ``@context`` used in exports: the project's prefixes, nothing remote."""
-    return dict(sorted(PREFIXES.items()))
+def jsonld_context() -> dict:
+    """The JSON-LD ``@context`` used in exports: ``ontology/context.jsonld``, embedded, nothing remote."""
+    from .jsonld import context
 
-
-def _sorted_copy(graph: Graph) -> Graph:
-    out = Graph(bind_namespaces="none")
-    for prefix, namespace in graph.namespaces():
-        out.bind(prefix, namespace)
-    for triple in sorted(graph):
-        out.add(triple)
-    return out
+    return context()
 
 
 _LONG_STRING = re.compile(rb'"""(?:[^"\\]|\\.|"(?!""))*"""', re.DOTALL)
@@ -129,12 +120,11 @@ def _trig(graph: Graph) -> bytes:
 
 
 def _jsonld(graph: Graph) -> bytes:
-    text = _sorted_copy(graph).serialize(format="json-ld", context=jsonld_context(), auto_compact=True)
-    # Re-dump with sorted keys so the bytes do not depend on dict order inside rdflib.
-    data = json.loads(text)
-    if isinstance(data, dict) and isinstance(data.get("@graph"), list):
-        data["@graph"].sort(key=lambda node: str(node.get("@id", "")))
-    return (json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode("utf-8")
+    from .jsonld import jsonld_bytes
+
+    if isinstance(graph, Dataset):  # named graphs are merged: JSON-LD here is one graph
+        return jsonld_bytes(graph.triples((None, None, None)))
+    return jsonld_bytes(graph)
 
 
 def _graphml(graph: Graph) -> bytes:

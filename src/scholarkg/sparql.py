@@ -199,7 +199,13 @@ def get_named_query(name: str) -> NamedQuery:
 @dataclass
 class QueryResult:
     """A query's answer: ``vars`` and ``rows`` for SELECT, ``graph`` for CONSTRUCT/DESCRIBE,
-    ``boolean`` for ASK. Rows hold rdflib terms (or None for unbound)."""
+    ``boolean`` for ASK. Rows hold rdflib terms (or None for unbound).
+
+    Iterating a SELECT answer gives one dict per row, of the shown columns' plain values
+    (``for row in scholarkg.query(g, named="results"): row["model"]``); iterating a graph answer
+    gives its triples; ``len()`` counts rows (or triples); an ASK answer is true or false, any
+    other is true when it has rows.
+    """
 
     kind: str
     vars: list[str] = field(default_factory=list)
@@ -209,6 +215,19 @@ class QueryResult:
     hidden: tuple[str, ...] = ()  # parameter columns left out of displays
     truncated: bool = False  # more rows (or statements) were found than were kept
     more: bool = False  # a page of the answer, with more rows after it
+
+    def __iter__(self):
+        if self.kind == "ASK":
+            raise TypeError("an ASK answer is not a table: use bool(result) or result.boolean")
+        return iter(self.graph) if self.kind == "GRAPH" else iter(self.to_dicts())
+
+    def __len__(self) -> int:
+        if self.kind == "ASK":
+            raise TypeError("an ASK answer is not a table: use bool(result) or result.boolean")
+        return len(self.graph) if self.kind == "GRAPH" else len(self.rows)
+
+    def __bool__(self) -> bool:
+        return bool(self.boolean) if self.kind == "ASK" else len(self) > 0
 
     def visible(self) -> tuple[list[str], list[tuple]]:
         keep = [i for i, v in enumerate(self.vars) if v not in self.hidden]
@@ -393,6 +412,7 @@ def run_named(
     q = get_named_query(name)
     bindings = q.bindings(values)
     text, keys = split_order(q.text_for(bindings))
+    text, sort_only = with_sort_columns(text, keys)
     if hasattr(source, "ox"):
         from .store.read import DEFAULT_MAX_ROWS as STORE_ROWS
         from .store.read import DEFAULT_TIMEOUT as STORE_TIMEOUT
@@ -405,7 +425,40 @@ def run_named(
                            timeout=timeout, max_rows=max_rows)
     if keys and result.kind == "SELECT":
         result.rows = order_rows(result.vars, result.rows, keys)
+        if sort_only:
+            keep = [i for i, v in enumerate(result.vars) if v not in sort_only]
+            result.vars = [result.vars[i] for i in keep]
+            result.rows = [tuple(row[i] for i in keep) for row in result.rows]
     return page(result, limit, offset)
+
+
+_SELECT = re.compile(r"^\s*SELECT\s+(?P<modifier>DISTINCT\s+|REDUCED\s+)?(?P<clause>.*?)\bWHERE\b", re.S | re.I | re.M)
+_GROUPED = re.compile(r"^GROUP\s+BY\b", re.M | re.I)
+_PARENTHESES = re.compile(r"\([^()]*\)")
+_AS = re.compile(r"\bAS\s+\?(\w+)", re.I)
+
+
+def with_sort_columns(text: str, keys: list[tuple[str, bool]]) -> tuple[str, list[str]]:
+    """The query with the ``ORDER BY`` variables it does not select added to its projection
+    (``ORDER BY DESC(?number)`` sorts by a value the table shows as written), and those names,
+    to be dropped after the rows are ordered. A query whose extra column would change its
+    answer (``DISTINCT``, ``GROUP BY``) is left as it is."""
+    m = _SELECT.search(text)
+    if m is None or not keys or m.group("modifier") or _GROUPED.search(text):
+        return text, []
+    clause = m.group("clause")
+    if clause.strip() == "*":
+        return text, []
+    projected = set(_AS.findall(clause))
+    bare = clause
+    while _PARENTHESES.search(bare):
+        bare = _PARENTHESES.sub(" ", bare)
+    projected.update(re.findall(r"\?(\w+)", bare))
+    extra = [name for name, _desc in keys if name not in projected]
+    if not extra:
+        return text, []
+    end = m.end("clause")
+    return text[:end] + " ".join("?" + name for name in extra) + " " + text[end:], extra
 
 
 def page(result: QueryResult, limit: int | None = None, offset: int = 0) -> QueryResult:

@@ -8,10 +8,12 @@ operators, ``\\mathcal``) come from pylatexenc. Super- and subscripts in math be
 Unicode super- and subscript characters where Unicode has one for every character of the
 script (``n^2`` -> ``n²``, ``x_i`` -> ``xᵢ``), found from the Unicode character database's
 ``<super>``/``<sub>`` decompositions; others are written out (``x_{test}`` -> ``x_test``).
-A macro pylatexenc does not know keeps the text of its arguments.
+A macro pylatexenc does not know keeps the text of its arguments; one followed by no argument
+stands for its own name (``{\\TUG}`` -> ``TUG``, as for logos and abbreviations).
 
 Text that holds no TeX is returned unchanged, so a plain ``~10x`` or ``50%`` from a web page
-keeps its meaning. In text that does, a bare ``%`` is a percent sign, not a comment, and a
+keeps its meaning; text known to be TeX source (a BibTeX value, ``tex=True``) is always
+decoded, so its grouping braces go too (``{BERT} models`` -> ``BERT models``). In text that does, a bare ``%`` is a percent sign, not a comment, and a
 bare ``&`` an ampersand, not a table column: record text is prose, never a TeX file, and
 cutting the rest of a line would lose data.
 
@@ -38,7 +40,15 @@ _DOLLAR = re.compile(r"(?<!\\)\$")
 _SCRIPT = re.compile(r"([\^_])\s*(?:\{([^{}]{1,40})\}|(\\[A-Za-z]+)|([^\s\\{}$]))")
 _BEFORE_PUNCT = re.compile(r" +([.,;:!?])(?=\s|$)")
 _SPACES = re.compile(r"[ \t\u00a0\u2009\u202f]+")
+_TEX_CHARS = "\\{}$~-`'%&"  # text without any of these reads the same as TeX and as plain text
 _MAX_TEX_CHARS = 100_000  # longer fields are left as they are (record fields are capped far below)
+# Font and size declarations and other macros that print nothing themselves ({\\it word}).
+_DECLARATIONS = (
+    "it", "bf", "rm", "sc", "sl", "tt", "sf", "em", "up", "md", "normalfont", "bfseries", "itshape", "scshape",
+    "slshape", "upshape", "mdseries", "rmfamily", "sffamily", "ttfamily", "tiny", "scriptsize", "footnotesize",
+    "small", "normalsize", "large", "Large", "LARGE", "huge", "Huge", "relax", "protect", "noindent", "nobreak",
+    "boldmath", "unboldmath", "displaystyle", "textstyle", "scriptstyle",
+)
 _MAX_SCRIPT = 4  # longer scripts read better written out than as small characters
 
 
@@ -57,9 +67,18 @@ def _looks_like_math(inner: str) -> bool:
     return bool(inner.strip()) and (any(c in inner for c in "\\^_{}=") or not any(c.isspace() for c in inner))
 
 
-def to_plain(text: str) -> str:
-    """``text`` with its TeX decoded to plain Unicode; text without TeX is returned as it is."""
-    if not text or len(text) > _MAX_TEX_CHARS or not has_tex(text):
+def to_plain(text: str, *, tex: bool = False) -> str:
+    """``text`` with its TeX decoded to plain Unicode; text without TeX is returned as it is,
+    unless ``tex`` says that it is TeX source whatever it looks like.
+
+    >>> to_plain("{BERT}: {P}re-training, pp. 12--34", tex=True)
+    'BERT: Pre-training, pp. 12–34'
+    """
+    if not text or len(text) > _MAX_TEX_CHARS:
+        return text
+    if not tex and not has_tex(text):
+        return text
+    if tex and not any(c in text for c in _TEX_CHARS):
         return text
     return _decode(text)
 
@@ -134,6 +153,7 @@ def _converter():
         keep("TeX", simplify_repl="TeX"), keep("LaTeX", simplify_repl="LaTeX"), keep("BibTeX", simplify_repl="BibTeX"),
         keep("cite", simplify_repl=""), keep("citep", simplify_repl=""), keep("citet", simplify_repl=""),
         keep("footnote", simplify_repl=""), keep("label", simplify_repl=""), keep("ref", simplify_repl=""),
+        *(keep(name, simplify_repl="") for name in _DECLARATIONS),
         keep("url", simplify_repl="%(1)s"), keep("href", simplify_repl="%(2)s"),
         keep("textsuperscript", simplify_repl=lambda node, l2t=None: _text_script(node, "^")),
         keep("textsubscript", simplify_repl=lambda node, l2t=None: _text_script(node, "_")),
@@ -143,7 +163,10 @@ def _converter():
         def macro_node_to_text(self, node):
             if self.latex_context.get_macro_spec(node.macroname) is None:  # unknown: keep its arguments' text
                 args = node.nodeargd.argnlist if node.nodeargd and node.nodeargd.argnlist else []
-                return "".join(self._groupnodecontents_to_text(arg) for arg in args if arg is not None)
+                text = "".join(self._groupnodecontents_to_text(arg) for arg in args if arg is not None)
+                if not text and _names_itself(node):
+                    return node.macroname  # a logo or abbreviation (\TUG, \MTeX): its name is its text
+                return text
             return super().macro_node_to_text(node)
 
         def latex_to_text(self, latex, **flags):
@@ -151,6 +174,15 @@ def _converter():
                                          .get_latex_nodes()[0])
 
     return _Reader(latex_context=text_db, math_mode="text", strict_latex_spaces=False)
+
+
+def _names_itself(node) -> bool:
+    """An unknown macro that takes no argument (nothing braced follows it) stands for a word."""
+    source = getattr(getattr(node, "parsing_state", None), "s", "") or ""
+    end = node.pos + node.len if node.pos is not None and node.len is not None else len(source)
+    following = source[end:end + 2]
+    # "\\CSTUG{}": an empty group only ends the macro's name
+    return node.macroname.isalpha() and (following == "{}" or following[:1] not in ("{", "["))
 
 
 def _text_script(node, mark: str) -> str:

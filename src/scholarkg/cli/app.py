@@ -44,6 +44,9 @@ class _Group(click.Group):
         except Exception as exc:  # a bug: say so plainly, keep the traceback for --debug
             if debug:
                 raise
+            if (reason := errors.disk_full(exc)) is not None:  # not a bug: the disk or the quota is full
+                click.echo(f"error: {reason}: {errors.one_line(str(exc), 300)}", err=True)
+                ctx.exit(errors.EXIT_STORE)
             click.echo(
                 f"internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback "
                 "and please report it)",

@@ -36,17 +36,18 @@ class Progress:
             click.echo("", err=True)
 
 
-def echo_summary(summary: dict) -> None:
+def echo_summary(summary: dict, problems_file: Path | None = None) -> None:
     entities = ", ".join(f"{k} {v}" for k, v in summary["entities"].items())
     click.echo(f"papers      {summary['papers']}")
     click.echo(f"authors     {summary['authors']}")
     click.echo(f"categories  {summary['categories']} ({', '.join(summary['category_labels'])})")
     click.echo(f"entities    {summary['entities_total']} ({entities})")
-    click.echo(f"results     {summary['results']}")
+    click.echo(f"results     {summary['results']} scores, {summary.get('improvements', 0)} improvements")
     click.echo(f"links       {summary['code_repositories']} code, {summary['project_pages']} project pages")
     click.echo(f"triples     {summary['triples']}")
     if "problems" in summary:
-        click.echo(f"problems    {summary['problems']} ({summary['skipped_records']} records skipped)")
+        listed = f"; all listed in {problems_file}" if problems_file is not None and summary["problems"] else ""
+        click.echo(f"problems    {summary['problems']} ({summary['skipped_records']} records skipped{listed})")
     for note in summary.get("notes", []):
         click.echo(f"note        {note}")
 
@@ -140,7 +141,7 @@ def echo_store_report(report, store: Path) -> None:
         summary = store_summary(opened)
     summary["problems"] = len(report.problems.items)
     summary["skipped_records"] = report.problems.skipped_records
-    summary["notes"] = list(report.problems.notes)
-    echo_summary(summary)
+    summary["notes"] = report.problems.summary_notes()
+    echo_summary(summary, problems_file=store / "problems.jsonl")
 
 

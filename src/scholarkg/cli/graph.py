@@ -80,7 +80,7 @@ def build(inputs, out, store, input_format, strict, fail_on_problems, no_html, c
             )
         write_outputs(result, out, html=not no_html)
     click.echo(f"wrote {out}/")
-    echo_summary(result.summary)
+    echo_summary(result.summary, problems_file=out / "problems.jsonl")
     if fail_on_problems and problems.items:
         sys.exit(errors.EXIT_PROBLEMS)
 
@@ -97,14 +97,14 @@ def extract(inputs, output, input_format, strict, fail_on_problems):
     from ..extract.jsonl import extraction_record
     from ..fileio import atomic_write
     from ..link import Linker
-    from ..pipeline import unique_records
+    from ..identity import merge_records
     from ..readers import read_records
 
     problems = Problems(strict=strict)
     progress = Progress("extracting", sys.stderr.isatty())
     pairs = []
     linker = Linker()
-    records = unique_records(read_records(inputs, problems, format=input_format), problems)
+    records = merge_records(read_records(inputs, problems, format=input_format), problems)
     for record, extraction in extract_many(records):
         pairs.append((record, extraction))
         linker.add(extraction)

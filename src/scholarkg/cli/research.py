@@ -48,8 +48,9 @@ def evaluate(gold, output, as_json):
     """Run the extractor on a document-level gold file and score it.
 
     GOLD has one paper per line (id, title, abstract, gold entities by type, introduces,
-    results). Prints precision, recall and F1 per entity type, typed and untyped, for
-    `introduces` roles and for results, matching names as the shared scorer does.
+    results). Prints precision, recall and F1 per entity type, typed and untyped, per kind
+    (names and concepts), the roles given, `introduces` and results (improvements are
+    counted apart), matching names as the shared scorer does.
     """
     from ..extract.evaluate import evaluate as run_evaluate
     from ..extract.evaluate import format_report
@@ -255,11 +256,12 @@ def curate_check(inputs, path, input_format):
 @click.option("--enrichment", type=click.Path(dir_okay=False, path_type=Path), help="Enrichment file to write (default: <stem>.enrichment.jsonl beside the first input).")
 @click.option("--base-url", default=None, help="arXiv API query endpoint (default: arXiv's export API).")
 @click.option("--interval", type=float, default=3.0, show_default=True, help="Seconds between requests (arXiv asks for 3 or more).")
-@click.option("--timeout", type=float, default=30.0, show_default=True, help="Seconds to wait for an answer.")
+@click.option("--timeout", type=float, default=30.0, show_default=True, help="Seconds each request may take, answer included.")
+@click.option("--max-time", type=float, default=3600.0, show_default=True, help="Seconds the whole run may take; what was found by then is kept.")
 @click.option("--retries", type=int, default=3, show_default=True, help="Retries after a timeout or 'try later' answer.")
 @click.option("--contact", help="E-mail address sent in the User-Agent, as arXiv suggests.")
 @click.option("--no-rebuild", is_flag=True, help="Only write the enrichment file.")
-def enrich(graph, offline, cache, refresh, enrichment, base_url, interval, timeout, retries, contact, no_rebuild):
+def enrich(graph, offline, cache, refresh, enrichment, base_url, interval, timeout, max_time, retries, contact, no_rebuild):
     """Add arXiv ids, all authors, categories, dates, DOI and journal references to GRAPH.
 
     \b
@@ -280,10 +282,10 @@ def enrich(graph, offline, cache, refresh, enrichment, base_url, interval, timeo
     url = base_url or DEFAULT_BASE_URL
     if url == DEFAULT_BASE_URL and interval < DEFAULT_INTERVAL:
         raise UsageError(f"arXiv's API terms ask for at least {DEFAULT_INTERVAL:g} s between requests")
-    if interval < 0 or timeout <= 0 or retries < 0:
-        raise UsageError("--interval must be >= 0, --timeout > 0, --retries >= 0")
+    if interval < 0 or timeout <= 0 or max_time <= 0 or retries < 0:
+        raise UsageError("--interval must be >= 0, --timeout and --max-time > 0, --retries >= 0")
     client = ArxivClient(
-        url, interval=interval, timeout=timeout, retries=retries, contact=contact,
+        url, interval=interval, timeout=timeout, run_timeout=max_time, retries=retries, contact=contact,
         cache=ResponseCache(cache or default_cache_dir()), offline=offline, refresh=refresh,
     )
     report = enrich_graph(graph, client, enrichment=enrichment, rebuild=not no_rebuild)

@@ -33,9 +33,17 @@ def build_into_store(inputs, store: Path, input_format, strict: bool, fail_on_pr
                              curation=curation, enrichment=enrichment)
     finally:
         bar.done()
-    echo_store_report(report, store)
+    _report(report, store)
     if fail_on_problems and problems.items:
         sys.exit(errors.EXIT_PROBLEMS)
+
+
+def _report(report, store: Path) -> None:
+    """Keep the build's problems beside its statements (``STORE/problems.jsonl``), and show the summary."""
+    from ..fileio import write_bytes
+
+    write_bytes(store / "problems.jsonl", report.problems.jsonl())
+    echo_store_report(report, store)
 
 
 def export_from_store(store: Path, fmt: str, output: Path | None) -> None:
@@ -63,12 +71,16 @@ def export_from_store(store: Path, fmt: str, output: Path | None) -> None:
 @click.option("--allow-remote", is_flag=True, help="Allow SERVICE, LOAD and FROM, and dataset parameters.")
 @click.option("--max-result-mb", default=512, show_default=True, type=click.IntRange(min=1), help="Largest answer sent.")
 @click.option("--in-memory", is_flag=True, help="Answer from an in-memory copy: faster queries, about 0.3 KB of memory per statement.")
-def serve(store, host, port, timeout, allow_update, allow_remote, max_result_mb, in_memory):
+@click.option("--engines", type=click.IntRange(1, 64), help="Query engine processes (default: the number of CPUs, 2 to 8).")
+@click.option("--threads", default=16, show_default=True, type=click.IntRange(1, 1024), help="Connections served at once.")
+@click.option("--backlog", default=64, show_default=True, type=click.IntRange(1, 65536), help="Connections waiting for a thread; more are answered 503.")
+def serve(store, host, port, timeout, allow_update, allow_remote, max_result_mb, in_memory, engines, threads, backlog):
     """Serve STORE as a SPARQL 1.1 Protocol endpoint at http://HOST:PORT/query.
 
     \b
-    Results as JSON, XML, CSV or TSV and graphs as Turtle or N-Triples, by the Accept header.
-    Runs the Oxigraph server underneath; stop with Ctrl-C.
+    Results as JSON, XML, CSV or TSV and graphs as Turtle, N-Triples, RDF/XML or JSON-LD, by the
+    Accept header. Queries run in separate engine processes, each stopped at --timeout; when
+    every thread is busy and the queue is full, clients get 503 with Retry-After. Ctrl-C stops.
     Example:
       scholarkg serve papers.store --port 7878
       curl -H 'Accept: text/csv' --data-urlencode 'query=SELECT * WHERE { ?s ?p ?o } LIMIT 5' http://127.0.0.1:7878/query
@@ -79,10 +91,12 @@ def serve(store, host, port, timeout, allow_update, allow_remote, max_result_mb,
 
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))  # stop cleanly when terminated
     endpoint = Endpoint(store, host=host, port=port, timeout=timeout, allow_update=allow_update,
-                        allow_remote=allow_remote, max_bytes=max_result_mb << 20, in_memory=in_memory)
+                        allow_remote=allow_remote, max_bytes=max_result_mb << 20, in_memory=in_memory,
+                        engines=engines, threads=threads, backlog=backlog)
     endpoint.start()
     mode = "read-write" if allow_update else "read-only, in-memory copy" if in_memory else "read-only"
-    click.echo(f"SPARQL endpoint at {endpoint.url} ({mode}, queries stop after {timeout} s); Ctrl-C to stop", err=True)
+    click.echo(f"SPARQL endpoint at {endpoint.url} ({mode}, {endpoint.engine.size} engines, queries stop after "
+               f"{timeout} s); Ctrl-C to stop", err=True)
     try:
         endpoint.wait()
     finally:
@@ -146,6 +160,6 @@ def bulk(inputs, store, scheduler, workers, partition_size, input_format, strict
                             format=input_format, problems=problems, progress=bar)
     finally:
         bar.done()
-    echo_store_report(report, store)
+    _report(report, store)
     if fail_on_problems and problems.items:
         sys.exit(errors.EXIT_PROBLEMS)

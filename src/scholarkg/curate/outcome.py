@@ -130,7 +130,7 @@ class Outcome:
         """What the curation file adds to record ``index``'s statements: links where the
         entity's name is not in the paper's text, and the corrections that pinned its facts."""
         record = self.state.records[index]
-        paper_key = iri.paper_key(record.arxiv_id, record.title)
+        paper_key = iri.record_key(record)
         paper = node(iri.paper(paper_key))
         for i, key, role, cid in self.state.unanchored:
             entity = self.state.entities.get(key)
@@ -149,7 +149,7 @@ class Outcome:
             yield mention, PROV.wasGeneratedBy, node(iri.curation(cid))
         applied = self._applied()
         for r, cid, _field in self.curator.paper_statements:
-            if cid in applied and iri.paper_key(r.arxiv_id, r.title) == paper_key:
+            if cid in applied and iri.record_key(r) == paper_key:
                 yield paper, PROV.wasInfluencedBy, node(iri.curation(cid))
 
     def linked_keys(self, index: int) -> list[str]:

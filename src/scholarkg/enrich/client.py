@@ -2,9 +2,17 @@
 
 arXiv asks API users to make no more than one request every three seconds and to say who
 they are; :class:`ArxivClient` waits between requests (also between retries), sends a
-descriptive User-Agent, retries timeouts and "try again later" answers (HTTP 429 and 5xx,
-honouring ``Retry-After``), and keeps every answer on disk so later runs, and ``--offline``
-runs, ask nothing. The base URL is configurable (tests point it at a local server).
+descriptive User-Agent, retries timeouts, broken connections and "try again later" answers
+(HTTP 429 and 5xx, honouring ``Retry-After``), and keeps every answer on disk so later runs,
+and ``--offline`` runs, ask nothing. The base URL is configurable (tests point it at a local
+server).
+
+Every request has a hard deadline (``timeout``: connecting, headers and body together), every
+answer a size limit (``max_bytes``), and the whole run an optional deadline (``run_timeout``)
+that also bounds the waits between requests. Redirects are followed only to the same host
+(:mod:`~scholarkg.enrich.transport`). An answer that is not an Atom feed (an HTML page, XML
+nested too deeply to be a feed) is a :class:`~scholarkg.errors.NetworkError`, like every other
+failure of the service.
 """
 
 from __future__ import annotations
@@ -22,15 +30,17 @@ from datetime import datetime, timezone
 from pathlib import Path
 from urllib.parse import urlencode
 
-from ..errors import NetworkError, Problems
+from ..errors import InputError, NetworkError, Problems
 from ..model import Record
 
-__all__ = ["ArxivClient", "RateLimiter", "ResponseCache", "default_cache_dir", "DEFAULT_BASE_URL", "DEFAULT_INTERVAL"]
+__all__ = ["ArxivClient", "RateLimiter", "ResponseCache", "default_cache_dir", "DEFAULT_BASE_URL", "DEFAULT_INTERVAL",
+           "DEFAULT_MAX_BYTES"]
 
 log = logging.getLogger(__name__)
 
 DEFAULT_BASE_URL = "https://export.arxiv.org/api/query"
 DEFAULT_INTERVAL = 3.0  # seconds between requests, as arXiv's API terms ask
+DEFAULT_MAX_BYTES = 20 << 20  # an answer of 20 entries is some 100 KB
 _RETRY_CODES = {429, 500, 502, 503, 504}
 _ATOM = "http://www.w3.org/2005/Atom"
 
@@ -65,11 +75,14 @@ class RateLimiter:
         self.clock, self.sleep = clock, sleep
         self.last: float | None = None
 
+    def delay(self) -> float:
+        """Seconds :meth:`wait` would sleep now."""
+        return 0.0 if self.last is None else max(0.0, self.last + self.interval - self.clock())
+
     def wait(self) -> None:
-        if self.last is not None:
-            delay = self.last + self.interval - self.clock()
-            if delay > 0:
-                self.sleep(delay)
+        delay = self.delay()
+        if delay > 0:
+            self.sleep(delay)
         self.last = self.clock()
 
     def done(self) -> None:
@@ -114,16 +127,20 @@ class ArxivClient:
         timeout: float = 30.0,
         retries: int = 3,
         max_wait: float = 120.0,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        run_timeout: float | None = None,
         contact: str | None = None,
         cache: ResponseCache | None = None,
         offline: bool = False,
         refresh: bool = False,
         sleep=time.sleep,
     ) -> None:
-        if interval < 0 or timeout <= 0 or retries < 0:
-            raise ValueError("interval must be >= 0, timeout > 0 and retries >= 0")
+        if interval < 0 or timeout <= 0 or retries < 0 or max_bytes < 1 or (run_timeout is not None and run_timeout <= 0):
+            raise ValueError("interval must be >= 0, timeout and run_timeout > 0, retries >= 0, max_bytes >= 1")
         self.base_url = base_url
-        self.timeout, self.retries, self.max_wait = timeout, retries, max_wait
+        self.timeout, self.retries, self.max_wait, self.max_bytes = timeout, retries, max_wait, max_bytes
+        self.run_timeout = run_timeout
+        self.deadline = None if run_timeout is None else time.monotonic() + run_timeout
         self.cache, self.offline, self.refresh = cache, offline, refresh
         self.sleep = sleep
         self.limiter = RateLimiter(interval, sleep=sleep)
@@ -148,44 +165,64 @@ class ArxivClient:
             self.cache.put(params, text)
         return text
 
+    def _left(self) -> float | None:
+        """Seconds left of the run (None: no run deadline); raises when none are."""
+        if self.deadline is None:
+            return None
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise NetworkError(f"arXiv API: the run's time limit of {self.run_timeout:g} s is reached")
+        return left
+
+    def _pause(self, seconds: float) -> None:
+        left = self._left()
+        if left is not None and seconds >= left:
+            raise NetworkError(f"arXiv API: waiting {seconds:.0f} s more would pass the run's time limit of {self.run_timeout:g} s")
+        self.sleep(seconds)
+
     def _fetch(self, params: dict[str, str]) -> str:
-        import urllib.error
-        import urllib.request
+        from .transport import TransportError, get
 
         url = f"{self.base_url}?{urlencode(params)}"
-        request = urllib.request.Request(url, headers={"User-Agent": self.user_agent, "Accept": "application/atom+xml"})
+        headers = {"User-Agent": self.user_agent, "Accept": "application/atom+xml"}
         problem = ""
         for attempt in range(self.retries + 1):
+            turn = self.limiter.delay()
+            if turn:
+                self._pause(turn)
             self.limiter.wait()
             self.requests += 1
+            left = self._left()
             try:
-                with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                    body = response.read().decode("utf-8", errors="replace")
+                reply = get(url, headers, timeout=self.timeout if left is None else min(self.timeout, left), max_bytes=self.max_bytes)
+            except TransportError as exc:
                 self.limiter.done()
-                return body
-            except urllib.error.HTTPError as exc:
-                body = exc.read().decode("utf-8", errors="replace")
+                if not exc.retry:
+                    raise NetworkError(f"arXiv API: {exc} ({url})") from None
+                problem, wait = ("timed out" if exc.timed_out else str(exc)), None
+            else:
                 self.limiter.done()
-                if exc.code not in _RETRY_CODES:
+                body = reply.body.decode("utf-8", errors="replace")
+                if reply.status == 200:
+                    if reply.media_type in ("text/html", "application/xhtml+xml") or not body.lstrip().startswith("<"):
+                        kind = reply.media_type or "no type"
+                        raise NetworkError(f"arXiv API: the answer is not an Atom feed ({kind}: {' '.join(body[:80].split())!r}) ({url})")
+                    return body
+                if reply.status not in _RETRY_CODES:
                     if "<feed" in body[:2000]:
                         parse(body)  # arXiv explains bad queries in an Atom error entry: raises with its words
-                    raise NetworkError(f"arXiv API: HTTP {exc.code} {exc.reason} for {url}") from None
-                problem = f"HTTP {exc.code}"
-                wait = self._retry_after(exc.headers.get("Retry-After"))
+                    raise NetworkError(f"arXiv API: HTTP {reply.status} {reply.reason} for {url}")
+                problem = f"HTTP {reply.status}"
+                wait = self._retry_after(reply.headers.get("Retry-After"))
                 if wait is not None and wait > self.max_wait:
                     raise NetworkError(
-                        f"arXiv API: HTTP {exc.code}, asked to wait {wait:.0f} s (more than {self.max_wait:.0f} s)"
-                    ) from None
-            except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as exc:
-                self.limiter.done()
-                reason = getattr(exc, "reason", exc)
-                problem = "timed out" if isinstance(reason, TimeoutError) or "timed out" in str(reason) else str(reason)
-                wait = None
+                        f"arXiv API: HTTP {reply.status}, asked to wait {wait:.0f} s (more than {self.max_wait:.0f} s)"
+                    )
             if attempt == self.retries:
                 break
             wait = wait if wait is not None else self.limiter.interval * 2**attempt
             log.info("arXiv API: %s; trying again in %.1f s", problem, wait)
-            self.sleep(wait)
+            self._pause(wait)
         raise NetworkError(f"arXiv API: {problem} after {self.retries + 1} attempt(s) ({url})")
 
     @staticmethod
@@ -252,7 +289,10 @@ def parse(text: str) -> list[Record]:
     from ..readers.atom import parse_feed
 
     problems = Problems()
-    records = list(parse_feed(text, Path("arXiv API answer"), problems))
+    try:
+        records = list(parse_feed(text, Path("arXiv API answer"), problems))
+    except InputError as exc:  # not XML, not a feed, nested too deeply: the service failed
+        raise NetworkError(f"arXiv API: the answer is not a readable Atom feed ({str(exc).removeprefix('arXiv API answer: ')})") from None
     errors = [p.message for p in problems.items if p.field == "entry"]
     if errors and not records:
         raise NetworkError(f"arXiv API: {errors[0]}")
@@ -265,10 +305,14 @@ def _first(records: list[Record]) -> Record | None:
 
 def _entries(text: str) -> list[tuple[Record, str]]:
     """Each entry of a feed as (record, the entry's XML)."""
+    from ..readers.atom import has_dtd, parse_xml
+
+    if has_dtd(text):
+        raise NetworkError("arXiv API: the answer is not a readable Atom feed (it has a document type declaration)")
     try:
-        root = ET.fromstring(text)
+        root = parse_xml(text)
     except ET.ParseError as exc:
-        raise NetworkError(f"arXiv API: answer is not XML ({exc})") from None
+        raise NetworkError(f"arXiv API: the answer is not a readable Atom feed ({exc})") from None
     out = []
     for entry in root.iter(f"{{{_ATOM}}}entry"):
         xml = ET.tostring(entry, encoding="unicode")

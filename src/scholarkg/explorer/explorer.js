@@ -35,63 +35,23 @@
     return a;
   }
 
-  function darker(hex) {
-    const n = parseInt(hex.slice(1), 16);
-    const part = (shift) => Math.round(((n >> shift) & 255) * 0.7).toString(16).padStart(2, "0");
-    return "#" + part(16) + part(8) + part(0);
-  }
-
-  const SVG = "http://www.w3.org/2000/svg";
-  const SHAPES = {
-    square: "2,2 12,2 12,12 2,12",
-    triangle: "7,1 13,12 1,12",
-    triangleDown: "1,2 13,2 7,13",
-    diamond: "7,1 13,7 7,13 1,7",
-    hexagon: "4,1.5 10,1.5 13,7 10,12.5 4,12.5 1,7",
-    star: "7,0.5 8.8,5 13.5,5.2 9.8,8.2 11.1,13 7,10.3 2.9,13 4.2,8.2 0.5,5.2 5.2,5",
-  };
-
-  function icon(kind) {
-    const style = kindStyle[kind];
-    const svg = document.createElementNS(SVG, "svg");
-    svg.setAttribute("class", "icon");
-    svg.setAttribute("width", "14");
-    svg.setAttribute("height", "14");
-    svg.setAttribute("viewBox", "0 0 14 14");
-    const shape = SHAPES[style.shape] ? document.createElementNS(SVG, "polygon") : document.createElementNS(SVG, "circle");
-    if (SHAPES[style.shape]) shape.setAttribute("points", SHAPES[style.shape]);
-    else { shape.setAttribute("cx", "7"); shape.setAttribute("cy", "7"); shape.setAttribute("r", "5.5"); }
-    shape.setAttribute("fill", style.color);
-    shape.setAttribute("stroke", darker(style.color));
-    svg.appendChild(shape);
-    return svg;
-  }
-
-  /* ---- the network ---- */
-  const nodes = new vis.DataSet(info.map((n) => {
-    const color = kindStyle[n.kind].color;
-    const edge = { background: color, border: "#111111" };
-    return {
-      id: n.id, label: n.label, x: n.x, y: n.y, size: n.size, shape: kindStyle[n.kind].shape,
-      color: { background: color, border: darker(color), highlight: edge, hover: edge },
-    };
-  }));
-  const edges = new vis.DataSet(data.edges.map((e, i) => {
-    const style = relationStyle[e.relation];
-    const item = { id: i, from: e.from, to: e.to, dashes: style.dashes,
-      color: { color: style.color, highlight: "#222222", hover: "#222222" } };
-    if (e.label) item.label = e.label;
-    return item;
-  }));
-  const network = new vis.Network(byId("graph"), {}, data.options);
+  /* ---- the network (drawing, shapes and labels: graphview.js) ---- */
+  const view = SkgGraph.create(byId("graph"), { kinds: kindStyle, relations: relationStyle, options: data.options });
+  view.add(info, data.edges.map((e, i) => Object.assign({ id: i }, e)));
+  const network = view.network;
+  const nodes = view.nodes;
+  const edges = view.edges;
   const status = byId("status");
   const physicsBox = byId("physics");
+  const icon = (kind) => SkgGraph.icon(kindStyle[kind]);
 
   function ready() {
     physicsBox.checked = false;
     document.body.dataset.state = "ready";
     updateStatus();
-    if (data.focus !== null) { pinned = data.focus; network.selectNodes([data.focus]); showDetails(data.focus); }
+    const linked = hashNode();
+    if (linked !== null) pick(linked, { remember: false, animate: false });
+    else if (data.focus !== null) { pinned = data.focus; network.selectNodes([data.focus]); showDetails(data.focus); }
   }
 
   if (data.options.physics.enabled) {
@@ -106,7 +66,7 @@
   } else {
     network.once("afterDrawing", ready);
   }
-  network.setData({ nodes, edges });
+  view.start();
   if (!data.options.physics.enabled) network.fit();
 
   /* ---- details ---- */
@@ -141,7 +101,8 @@
     box.replaceChildren();
     box.append(el("h3", n.name));
     const kindline = el("p", null, "kindline");
-    kindline.append(icon(n.kind), el("span", kindStyle[n.kind].text + " · " + n.degree + " link" + (n.degree === 1 ? "" : "s")));
+    const sort = n.entity_kind ? " · " + (n.entity_kind === "name" ? "name" : "concept") : "";
+    kindline.append(icon(n.kind), el("span", kindStyle[n.kind].text + sort + " · " + n.degree + " link" + (n.degree === 1 ? "" : "s")));
     box.append(kindline);
     const list = el("dl");
     field(list, "Year", n.year);
@@ -153,7 +114,7 @@
     if (url) field(list, n.kind === "Paper" ? "arXiv" : "URL", link(url, n.kind === "Paper" && n.arxiv_id ? n.arxiv_id : url));
     else field(list, "arXiv id", n.arxiv_id);
     if (n.aliases) field(list, "Aliases", n.aliases.join(", "));
-    if (n.kind === "Result") field(list, "Value", n.label);  // value and unit, as in view.value_text
+    if (n.kind === "Result" || n.kind === "Improvement") field(list, "Value", n.label);  // as written, with its unit
     field(list, "Evidence", n.evidence);
     if (list.childElementCount) box.append(list);
     if (n.abstract) box.append(el("p", n.abstract, "abstract"));
@@ -181,15 +142,50 @@
 
   network.on("hoverNode", (p) => showDetails(p.node));
   network.on("blurNode", () => { if (pinned !== null) showDetails(pinned); else clearDetails(); });
-  network.on("selectNode", (p) => { pinned = p.nodes[0]; showDetails(pinned); });
+  network.on("selectNode", (p) => { pinned = p.nodes[0]; showDetails(pinned); remember(pinned); });
   network.on("doubleClick", (p) => { if (p.nodes.length) showAround(p.nodes[0]); });
   network.on("deselectNode", (p) => {
     pinned = p.nodes.length ? p.nodes[0] : null;
     if (pinned === null) clearDetails(); else showDetails(pinned);
+    remember(pinned);
   });
+
+  /* ---- deep links: graph.html#node=<IRI> selects, centres and shows a node; the selection is
+     kept in the address, so the back button steps through what was looked at ---- */
+  const byIri = new Map(info.map((n) => [n.iri, n.id]));
+
+  function hashNode() {
+    const match = /^#node=(.+)$/.exec(window.location.hash);
+    if (!match) return null;
+    let iri;
+    try { iri = decodeURIComponent(match[1]); } catch (e) { iri = match[1]; }
+    if (byIri.has(iri)) return byIri.get(iri);
+    const notice = byId("notice");
+    notice.textContent = "The link names a node that is not drawn on this page: " + iri;
+    notice.hidden = false;
+    return null;
+  }
+
+  function remember(id) {
+    const hash = id === null ? "" : "#node=" + encodeURIComponent(info[id].iri);
+    if (window.location.hash === hash) return;
+    try {
+      window.history.pushState(null, "", hash || window.location.pathname + window.location.search);
+    } catch (e) { /* a page without history (some embedded viewers): selection still works */ }
+  }
+
+  function followHash() {
+    const id = hashNode();
+    if (id !== null) { if (id !== pinned) pick(id, { remember: false }); return; }
+    if (pinned !== null) { pinned = null; network.unselectAll(); clearDetails(); network.redraw(); }
+  }
+
+  window.addEventListener("popstate", followHash);
+  window.addEventListener("hashchange", followHash);
 
   /* ---- filters ---- */
   const kindBoxes = [];
+  const sortBoxes = [];
   const categoryBoxes = [];
   const yearFrom = byId("year-from");
   const yearTo = byId("year-to");
@@ -207,7 +203,7 @@
     box.type = "checkbox";
     box.checked = true;
     box.value = value;
-    box.addEventListener("change", applyFilters);
+    box.addEventListener("change", () => applyFilters({ fit: true }));
     label.append(box);
     if (prefix) label.append(prefix);
     label.append(el("span", labelText), el("span", total, "count"));
@@ -218,8 +214,16 @@
   }
 
   data.kinds.forEach((k) => {
-    kindBoxes.push(checkRow(byId("legend"), k.kind, k.text, count((n) => n.kind === k.kind), icon(k.kind)));
+    kindBoxes.push(checkRow(byId("legend"), k.kind, k.text, count((n) => n.kind === k.kind), icon(k.kind),
+      "the number of " + k.text.toLowerCase() + " nodes the other filters leave"));
   });
+  const SORTS = [["name", "Names", "proper names: known, coined or defined in the text"],
+    ["concept", "Concepts", "term phrases such as question answering"]];
+  SORTS.forEach(([sort, text, title]) => {
+    const total = count((n) => n.entity_kind === sort);
+    if (total) sortBoxes.push(checkRow(byId("sorts"), sort, text, total, null, title));
+  });
+  byId("sort-box").hidden = sortBoxes.length === 0;
   data.categories.forEach((c) => {
     categoryBoxes.push(checkRow(byId("categories"), c.code, c.code, count((n) => n.kind === "Paper" && (n.categories || []).includes(c.code)), null, c.name));
   });
@@ -229,7 +233,7 @@
     [yearFrom, yearTo].forEach((input) => {
       input.min = data.years[0];
       input.max = data.years[1];
-      input.addEventListener("input", applyFilters);
+      input.addEventListener("input", () => applyFilters({ fit: true }));
     });
     yearFrom.value = data.years[0];
     yearTo.value = data.years[1];
@@ -238,7 +242,9 @@
     const li = el("li");
     const line = el("span", null, "line" + (r.dashes ? " dashed" : ""));
     line.style.borderTopColor = r.color;
-    li.append(line, el("span", r.relation), el("span", data.edges.filter((e) => e.relation === r.relation).length, "count"));
+    const total = el("span", data.edges.filter((e) => e.relation === r.relation).length, "count");
+    total.dataset.relation = r.relation;
+    li.append(line, el("span", r.relation), total);
     byId("relations").append(li);
   });
 
@@ -248,8 +254,9 @@
     return true;
   }
 
-  function applyFilters() {
+  function applyFilters(how) {
     const kinds = new Set(kindBoxes.filter((b) => b.checked).map((b) => b.value));
+    const sorts = new Set(sortBoxes.filter((b) => b.checked).map((b) => b.value));
     const checkedCategories = new Set(categoryBoxes.filter((b) => b.checked).map((b) => b.value));
     const categories = checkedCategories.size < categoryBoxes.length ? checkedCategories : null;
     let years = null;
@@ -263,7 +270,7 @@
     let reach = null;
     if (categories || years) {
       // Papers that pass, and what hangs off them: one link away, or two through a
-      // non-paper (an entity's results and family). Results go with their own paper only.
+      // non-paper (an entity's results and family). Results and improvements go with their own paper only.
       reach = new Set();
       let frontier = [];
       info.forEach((n) => { if (n.kind === "Paper" && paperPasses(n, categories, years)) { reach.add(n.id); frontier.push(n.id); } });
@@ -271,7 +278,7 @@
         const next = [];
         frontier.forEach((id) => adjacent[id].forEach((other) => {
           const kind = info[other].kind;
-          if (reach.has(other) || kind === "Paper" || (hop === 2 && (kind === "Result" || kind === "Category"))) return;
+          if (reach.has(other) || kind === "Paper" || (hop === 2 && (kind === "Result" || kind === "Improvement" || kind === "Category"))) return;
           reach.add(other);
           next.push(other);
         }));
@@ -279,20 +286,36 @@
       }
     }
     const nodeUpdates = [];
+    const kindCounts = {};
+    const sortCounts = {};
     info.forEach((n) => {
-      let show = kinds.has(n.kind) && (reach === null || reach.has(n.id)) && (around === null || around.has(n.id));
-      if (show && categories && n.kind === "Category") show = categories.has(n.label);
+      let passes = (reach === null || reach.has(n.id)) && (around === null || around.has(n.id));
+      if (passes && categories && n.kind === "Category") passes = categories.has(n.label);
+      if (passes) kindCounts[n.kind] = (kindCounts[n.kind] || 0) + 1;
+      if (passes && n.entity_kind) sortCounts[n.entity_kind] = (sortCounts[n.entity_kind] || 0) + 1;
+      const show = passes && kinds.has(n.kind) && (!n.entity_kind || sorts.has(n.entity_kind));
       if (nodeHidden[n.id] === show) { nodeHidden[n.id] = !show; nodeUpdates.push({ id: n.id, hidden: !show }); }
     });
+    kindBoxes.forEach((box) => { box.parentElement.querySelector(".count").textContent = kindCounts[box.value] || 0; });
+    sortBoxes.forEach((box) => { box.parentElement.querySelector(".count").textContent = sortCounts[box.value] || 0; });
     const edgeUpdates = [];
     data.edges.forEach((e, i) => {
       const hide = nodeHidden[e.from] || nodeHidden[e.to];
       if (edgeHidden[i] !== hide) { edgeHidden[i] = hide; edgeUpdates.push({ id: i, hidden: hide }); }
     });
-    if (nodeUpdates.length) nodes.update(nodeUpdates);
+    if (nodeUpdates.length) view.setHidden(new Map(nodeUpdates.map((u) => [u.id, u.hidden])));
     if (edgeUpdates.length) edges.update(edgeUpdates);
-    if (pinned !== null && nodeHidden[pinned]) { pinned = null; network.unselectAll(); clearDetails(); }
+    if (pinned !== null && nodeHidden[pinned]) { pinned = null; network.unselectAll(); clearDetails(); remember(null); }
+    const linkCounts = {};
+    data.edges.forEach((e, i) => { if (!edgeHidden[i]) linkCounts[e.relation] = (linkCounts[e.relation] || 0) + 1; });
+    document.querySelectorAll("#relations .count").forEach((span) => { span.textContent = linkCounts[span.dataset.relation] || 0; });
     updateStatus();
+    if (how && how.fit) fitVisible();
+  }
+
+  function fitVisible() {
+    const shown = info.filter((n) => !nodeHidden[n.id]).map((n) => n.id);
+    if (shown.length) network.fit({ nodes: shown, maxZoomLevel: 1.6, animation: { duration: 250, easingFunction: "easeInOutQuad" } });
   }
 
   function updateStatus() {
@@ -350,12 +373,15 @@
     });
   }
 
-  function pick(id) {
+  function pick(id, how) {
+    const options = Object.assign({ remember: true, animate: true }, how || {});
     if (nodeHidden[id]) resetFilters();
     pinned = id;
     network.selectNodes([id]);
     showDetails(id);
-    network.focus(id, { scale: Math.max(1.0, network.getScale()), animation: { duration: 300, easingFunction: "easeInOutQuad" } });
+    if (options.remember) remember(id);
+    network.focus(id, { scale: Math.max(1.0, network.getScale()),
+      animation: options.animate ? { duration: 300, easingFunction: "easeInOutQuad" } : false });
   }
 
   searchBox.addEventListener("input", showMatches);
@@ -372,7 +398,7 @@
   /* ---- whole graph, physics ---- */
   function resetFilters() {
     around = null;
-    kindBoxes.concat(categoryBoxes).forEach((b) => { b.checked = true; });
+    kindBoxes.concat(sortBoxes, categoryBoxes).forEach((b) => { b.checked = true; });
     if (data.years) { yearFrom.value = data.years[0]; yearTo.value = data.years[1]; }
     applyFilters();
   }
@@ -384,6 +410,7 @@
     pinned = null;
     network.unselectAll();
     clearDetails();
+    remember(null);
     network.fit({ animation: false });
   });
   physicsBox.checked = data.options.physics.enabled;
@@ -400,6 +427,7 @@
   window.skgExplorer = {
     network, nodes, edges, data, pick, findMatches,
     selected: () => pinned,
+    drawnLabels: view.drawnLabels,
     visibleNodeIds: () => info.filter((n) => !nodeHidden[n.id]).map((n) => n.id),
   };
 })();

@@ -8,7 +8,7 @@ node title containing ``href`` with ``innerHTML`` and puts the heading in unesca
 Safety: record text never becomes markup. The page data is JSON inside
 ``<script type="application/json">`` with ``<``, ``>``, ``&``, U+2028 and U+2029 escaped; the
 page script writes text with ``textContent`` and makes links only of http(s) URLs. A
-Content-Security-Policy admits only the page's own two scripts (by hash), so an injected
+Content-Security-Policy admits only the page's own three scripts (by hash), so an injected
 ``onerror=`` attribute or ``<script>`` would not run even if it reached the DOM, and the page
 can load nothing from the network.
 """
@@ -53,11 +53,12 @@ def _assets() -> dict[str, str]:
     vis = Path(pyvis.__file__).parent / "templates" / "lib" / "vis-9.1.2" / "vis-network.min.js"
     assets = {
         "vis_js": vis.read_text(encoding="utf-8"),
+        "graphview_js": (_HERE / "graphview.js").read_text(encoding="utf-8"),
         "explorer_js": (_HERE / "explorer.js").read_text(encoding="utf-8"),
         "css": (_HERE / "explorer.css").read_text(encoding="utf-8"),
         "template": (_HERE / "template.html").read_text(encoding="utf-8"),
     }
-    for name in ("vis_js", "explorer_js"):
+    for name in ("vis_js", "graphview_js", "explorer_js"):
         if re.search(r"</script|<!--", assets[name], re.IGNORECASE):
             raise RuntimeError(f"{name} cannot be placed inline: it contains '</script' or '<!--'")
     if "</style" in assets["css"].lower():
@@ -102,7 +103,7 @@ def render_html(
     assets = _assets()
     policy = (
         "default-src 'none'; "
-        f"script-src {_hash(assets['vis_js'])} {_hash(assets['explorer_js'])}; "
+        f"script-src {_hash(assets['vis_js'])} {_hash(assets['graphview_js'])} {_hash(assets['explorer_js'])}; "
         "style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
     )
     values = {
@@ -110,6 +111,7 @@ def render_html(
         "csp": html.escape(policy),
         "css": assets["css"],
         "vis_js": assets["vis_js"],
+        "graphview_js": assets["graphview_js"],
         "explorer_js": assets["explorer_js"],
         "data": script_json(data),
     }

@@ -23,7 +23,8 @@ from .select import View
 
 __all__ = ["KIND_STYLE", "RELATION_STYLE", "RELATION_TEXT", "page_data", "PHYSICS_MAX_NODES", "EDGE_LABEL_MAX"]
 
-# kind -> (colour, vis-network shape, legend text); shapes draw their label below the node.
+# kind -> (colour, shape, legend text). Every kind has a shape of its own (drawn by the page
+# script, the same on the canvas and in the legend), so types stay apart without colour.
 KIND_STYLE: dict[str, tuple[str, str, str]] = {
     "Author": ("#e15759", "star", "Author"),
     "Paper": ("#4e79a7", "square", "Paper"),
@@ -32,12 +33,13 @@ KIND_STYLE: dict[str, tuple[str, str, str]] = {
     "Dataset": ("#d4a017", "triangleDown", "Dataset"),
     "Model": ("#59a14f", "dot", "Model"),
     "Method": ("#76b7b2", "hexagon", "Method"),
-    "Task": ("#b07aa1", "diamond", "Task"),
-    "Metric": ("#ff9da7", "triangleDown", "Metric"),
-    "Result": ("#8c8c8c", "dot", "Result"),
-    "CodeRepository": ("#2f2f2f", "hexagon", "Code repository"),
-    "ProjectPage": ("#6b6b6b", "square", "Project page"),
-    "WebResource": ("#a0a0a0", "square", "Web page"),
+    "Task": ("#b07aa1", "pentagon", "Task"),
+    "Metric": ("#ff9da7", "plus", "Metric"),
+    "Result": ("#8c8c8c", "ring", "Result"),
+    "Improvement": ("#5f9e6e", "arrow", "Improvement"),
+    "CodeRepository": ("#2f2f2f", "octagon", "Code repository"),
+    "ProjectPage": ("#6b6b6b", "house", "Project page"),
+    "WebResource": ("#a0a0a0", "parallelogram", "Web page"),
 }
 
 # relation -> (colour, dashed)
@@ -50,6 +52,8 @@ RELATION_STYLE: dict[str, tuple[str, bool]] = {
     "comparesWith": ("#b07aa1", True),
     "mentions": ("#b8b8b8", True),
     "reportsResult": ("#8c8c8c", False),
+    "reportsImprovement": ("#5f9e6e", False),
+    "baseline": ("#b07aa1", True),
     "model": ("#59a14f", True),
     "benchmark": ("#f28e2b", True),
     "metric": ("#ff9da7", True),
@@ -64,11 +68,13 @@ RELATION_TEXT: dict[str, tuple[str, str]] = {
     "author": ("Authors", "Papers"),
     "category": ("Categories", "Papers"),
     "introduces": ("Introduces", "Introduced by"),
-    "evaluatesOn": ("Evaluates on", "Evaluated on in"),
+    "evaluatesOn": ("Evaluates on", "Papers evaluating on it"),
     "uses": ("Uses", "Used by"),
-    "comparesWith": ("Compares with", "Compared with in"),
+    "comparesWith": ("Compares with", "Papers comparing with it"),
     "mentions": ("Mentions", "Mentioned by"),
     "reportsResult": ("Results", "Reported by"),
+    "reportsImprovement": ("Improvements", "Reported by"),
+    "baseline": ("Over the baseline", "Improved on in"),
     "model": ("Model", "Results (as model)"),
     "benchmark": ("Benchmark", "Results (on this benchmark)"),
     "metric": ("Metric", "Results (in this metric)"),
@@ -89,6 +95,53 @@ def _short(text: str, size: int = LABEL_CHARS) -> str:
     return text if len(text) <= size else text[: size - 1].rstrip() + "…"
 
 
+def _short_title(title: str) -> str:
+    """A paper's label: the name before a colon when the title has one ("HarnessDev: Can LLMs
+    ..." -> "HarnessDev"), else the title cut to fit."""
+    head, sep, _ = title.partition(": ")
+    return head.strip() if sep and 2 <= len(head.strip()) <= LABEL_CHARS else _short(title)
+
+
+# Label tiers: 0 always drawn and drawn first (authors, papers, what papers introduce),
+# 1 always drawn (the names of what papers evaluate on, use or compare with, categories), 2
+# drawn once the zoom leaves room (the rest, term-phrase concepts among them). Within a tier,
+# names come before concepts.
+_TIER1_KINDS = {"Benchmark", "Dataset", "Model", "Category"}
+_KIND_RANK = {"Author": 0, "Paper": 2}  # introduced entities rank 1, between them
+
+
+def _tier(full: nx.MultiDiGraph, node: str, kind: str) -> tuple[int, int]:
+    """(tier, order within the tier) of a node's label."""
+    if kind == "Paper" and _named_after_what_it_introduces(full, node):
+        return 1, 1  # "HarnessDev: ..." beside the benchmark HarnessDev: one name drawn is enough at first
+    if kind in _KIND_RANK:
+        return 0, _KIND_RANK[kind]
+    concept = full.nodes[node].get("entity_kind") == "concept"
+    roles = {attrs.get("relation") for _, _, attrs in full.in_edges(node, data=True)}
+    if "introduces" in roles:
+        return 0, 1
+    if kind == "Category" or (kind in _TIER1_KINDS and not concept and roles & {"evaluatesOn", "uses", "comparesWith"}):
+        return 1, 0
+    return 2, 1 if concept else 0
+
+
+def _named_after_what_it_introduces(full: nx.MultiDiGraph, paper: str) -> bool:
+    short = _short_title(full.nodes[paper].get("label", "")).casefold()
+    return any(attrs.get("relation") == "introduces" and full.nodes[other].get("label", "").casefold() == short
+               for _, other, attrs in full.out_edges(paper, data=True))
+
+
+def _unique_aliases(aliases: list[str], label: str) -> list[str]:
+    """Aliases without those that differ from the label or each other only in case."""
+    seen = {label.casefold()}
+    out = []
+    for alias in aliases:
+        if alias.casefold() not in seen:
+            seen.add(alias.casefold())
+            out.append(alias)
+    return out
+
+
 def _http(url: str | None) -> str | None:
     return url if url and url.lower().startswith(("http://", "https://")) else None
 
@@ -103,12 +156,14 @@ def _result_name(graph: nx.MultiDiGraph, node: str) -> str:
         text += f" on {parts['benchmark']}"
     if "metric" in parts:
         text += f" ({parts['metric']})"
+    if "baseline" in parts:
+        text += f" over {parts['baseline']}"
     return text
 
 
 def _name(graph: nx.MultiDiGraph, node: str) -> str:
     attrs = graph.nodes[node]
-    return _result_name(graph, node) if attrs["kind"] == "Result" else attrs.get("title") or attrs.get("label", node)
+    return _result_name(graph, node) if attrs["kind"] in ("Result", "Improvement") else attrs.get("title") or attrs.get("label", node)
 
 
 def _namer(full: nx.MultiDiGraph):
@@ -144,10 +199,14 @@ def _related(full: nx.MultiDiGraph, node: str, index: dict[str, int], name) -> l
 def _node_record(full: nx.MultiDiGraph, node: str, index: dict[str, int], pos, degree: int, name) -> dict:
     attrs = full.nodes[node]
     kind = attrs["kind"]
+    label = attrs.get("label", node)
+    tier, within = _tier(full, node, kind)
     record = {
         "id": index[node],
         "kind": kind,
-        "label": _short(attrs.get("label", node)) if kind != "Result" else attrs.get("label", ""),
+        "label": label if kind in ("Result", "Improvement") else _short_title(label) if kind == "Paper" else _short(label),
+        "tier": tier,
+        "order": within,
         "name": name(node),
         "iri": node,
         "x": pos[0],
@@ -156,7 +215,7 @@ def _node_record(full: nx.MultiDiGraph, node: str, index: dict[str, int], pos, d
         "degree": degree,
         "related": _related(full, node, index, name),
     }
-    for key in ("abstract", "evidence", "unit", "value", "arxiv_id"):
+    for key in ("abstract", "evidence", "unit", "value", "arxiv_id", "entity_kind"):
         if attrs.get(key):
             record[key] = attrs[key]
     if "year" in attrs:
@@ -164,7 +223,9 @@ def _node_record(full: nx.MultiDiGraph, node: str, index: dict[str, int], pos, d
     if attrs.get("categories"):
         record["categories"] = attrs["categories"].split(" ")
     if attrs.get("aliases"):
-        record["aliases"] = attrs["aliases"].split("; ")
+        aliases = _unique_aliases(attrs["aliases"].split("; "), attrs.get("label", ""))
+        if aliases:
+            record["aliases"] = aliases
     if _http(attrs.get("url")):
         record["url"] = attrs["url"]
     return record
@@ -214,6 +275,10 @@ def page_data(full: nx.MultiDiGraph, view: View, *, hint: str) -> dict:
     net = Network(directed=True, cdn_resources="in_line")
     name = _namer(full)
     net.nodes = [_node_record(full, node, index, positions[node], degree.get(node, 0), name) for node in nodes]
+    # the order labels are placed in: tier, then kind within the tier, then most links first
+    ranked = sorted(net.nodes, key=lambda n: (n["tier"], n.pop("order"), -n["degree"], n["id"]))
+    for rank, record in enumerate(ranked):
+        record["rank"] = rank
     edges = sorted((index[u], index[v], rel) for u, v, rel in graph.edges(data="relation"))
     with_labels = len(edges) <= EDGE_LABEL_MAX
     net.edges = [{"from": u, "to": v, "relation": rel, **({"label": rel} if with_labels else {})} for u, v, rel in edges]

@@ -25,7 +25,7 @@ __all__ = ["to_networkx", "value_text", "NODE_KINDS", "RELATIONS"]
 
 NODE_KINDS = (
     "Author", "Paper", "Category", "Benchmark", "Dataset", "Model", "Method",
-    "Task", "Metric", "Result", "CodeRepository", "ProjectPage", "WebResource",
+    "Task", "Metric", "Result", "Improvement", "CodeRepository", "ProjectPage", "WebResource",
 )
 
 _KIND_OF_CLASS = {SKG[k]: k for k in NODE_KINDS if k not in ("Category",)}
@@ -40,6 +40,8 @@ RELATIONS: dict[URIRef, str] = {
     SKG.comparesWith: "comparesWith",
     SKG.mentions: "mentions",
     SKG.reportsResult: "reportsResult",
+    SKG.reportsImprovement: "reportsImprovement",
+    SKG.baseline: "baseline",
     SKG.model: "model",
     SKG.benchmark: "benchmark",
     SKG.metric: "metric",
@@ -58,6 +60,8 @@ _TEXT_ATTRIBUTES = (
     (FOAF.name, ("label",)),
     (SKG.unit, ("unit",)),
     (SKG.evidence, ("evidence",)),
+    (SKG.kind, ("entity_kind",)),
+    (SKG.change, ("change",)),
     (SDO.url, ("url", "label")),
 )
 
@@ -85,7 +89,7 @@ def _text(value: str, is_iri: bool) -> str:
 
 
 def value_text(value: str, unit: str | None) -> str:
-    """A result's value with its unit as read: ``0.8%``, ``12.56 points``, ``0.998``."""
+    """A result's value with its unit as read: ``0.8%``, ``12.56 points``, ``82.0``."""
     if not unit:
         return value
     return f"{value} {unit}" if unit[0].isalnum() else f"{value}{unit}"
@@ -99,7 +103,9 @@ def to_networkx(graph) -> nx.MultiDiGraph:
     """
     kinds: dict[str, str] = {}
     for s, o, _ in _rows(graph, RDF.type, tuple(_KIND_OF_CLASS)):
-        kinds[s] = _KIND_OF_CLASS[URIRef(o)]
+        # Entities are SKOS concepts too: their own class names their kind, not "Category".
+        if kinds.get(s, "Category") == "Category":
+            kinds[s] = _KIND_OF_CLASS[URIRef(o)]
     # Categories are shown only when a paper uses them (not the archives and groups above).
     subjects = _rows(graph, DCTERMS.subject)
     used_categories = {o for _, o, is_iri in subjects if is_iri}
@@ -118,7 +124,7 @@ def to_networkx(graph) -> nx.MultiDiGraph:
     for s, o, _ in _rows(graph, FABIO.hasPublicationYear):
         if s in attrs:
             attrs[s]["year"] = int(o[:4])
-    for p, key in ((FOAF.page, "url"), (SKG.value, "value")):
+    for p, key in ((FOAF.page, "url"), (SKG.value, "value"), (SKG.valueText, "value_text")):
         for s, o, _ in _rows(graph, p):
             if s in attrs:
                 attrs[s][key] = o
@@ -146,8 +152,10 @@ def to_networkx(graph) -> nx.MultiDiGraph:
             a["aliases"] = "; ".join(sorted(aliases[node]))
         if node in categories:
             a["categories"] = " ".join(sorted(categories[node]))
-        if a["kind"] == "Result":
-            a["label"] = value_text(a.get("value", "?"), a.get("unit"))
+        if a["kind"] in ("Result", "Improvement"):
+            written = a.pop("value_text", None) or a.get("value", "?")  # as the paper wrote it: "82.0"
+            sign = {"increase": "+", "decrease": "−"}.get(a.get("change", ""), "") if a["kind"] == "Improvement" else ""
+            a["label"] = sign + value_text(written, a.get("unit"))
         a.setdefault("label", node.rsplit("/", 1)[-1])
         nxg.add_node(node, **dict(sorted(a.items())))  # attributes in a fixed order
     nxg.add_edges_from(

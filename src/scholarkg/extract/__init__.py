@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["EXTRACTOR_NAME", "EXTRACTOR_VERSION", "load_pipeline", "extract", "extract_many"]
 
 EXTRACTOR_NAME = "scholarkg-extractor"
-EXTRACTOR_VERSION = "0.2.0"
+EXTRACTOR_VERSION = "0.3.0"
 
 
 def load_pipeline() -> "spacy.Language":

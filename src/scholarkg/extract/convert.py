@@ -9,7 +9,7 @@ from __future__ import annotations
 from spacy.tokens import Doc
 
 from .doctext import info
-from ..model import Extraction, Field, Link, Mention, Record, Result, Role
+from ..model import EntityKind, Extraction, Field, Link, Mention, Record, Result, Role
 
 __all__ = ["record_text", "doc_to_extraction", "SEPARATOR"]
 
@@ -31,8 +31,24 @@ def _field(record: Record, start: int, end: int) -> tuple[Field, int, int] | Non
     return None
 
 
+def _kind(r, is_generic) -> EntityKind:
+    """A concept: a plain phrase, or a known lower-case term ("large language model" even where
+    the text writes "LLMs"); a name: anything else ("xbench" and "word2vec" are names too)."""
+    if is_generic(r):
+        return EntityKind.CONCEPT
+    label = r.label
+    if label != label.lower() or any(c.isdigit() for c in label):
+        return EntityKind.NAME
+    if " " in label:
+        return EntityKind.CONCEPT
+    from .lexicon import is_english
+
+    parts = [p for p in label.split("-") if p]
+    return EntityKind.CONCEPT if parts and all(is_english(p, 2.0) for p in parts) else EntityKind.NAME
+
+
 def doc_to_extraction(record: Record, doc: Doc, extractor: str = "") -> Extraction:
-    from .components.entities import records
+    from .components.entities import is_generic, records
 
     mentions = []
     for r in records(doc):
@@ -45,6 +61,7 @@ def doc_to_extraction(record: Record, doc: Doc, extractor: str = "") -> Extracti
         mentions.append(Mention(
             text=r.text, label=r.label, type=r.type, start=start, end=end, field=field, role=role,
             confidence=confidence, aliases=r.aliases, parent=r.parent, derived_from=r.derived_from,
+            kind=_kind(r, is_generic),
         ))
     text = info(doc).text
     results = []
@@ -56,7 +73,7 @@ def doc_to_extraction(record: Record, doc: Doc, extractor: str = "") -> Extracti
         results.append(Result(
             value=r.value, evidence=text[r.sent_start : r.sent_end].strip(), model=r.model,
             benchmark=r.benchmark, metric=r.metric, unit=r.unit, field=field, start=start, end=end,
-            confidence=r.confidence, baseline=r.baseline,
+            confidence=r.confidence, baseline=r.baseline, change=r.change,
         ))
     links = []
     seen = set()

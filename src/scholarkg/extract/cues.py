@@ -7,6 +7,8 @@ lists were written for the project from general knowledge of how papers describe
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..model import EntityType
 from .names import singular
 
@@ -36,7 +38,9 @@ HEAD_TYPES: dict[str, EntityType] = {
     **dict.fromkeys("dataset corpus treebank collection data-set database lexicon".split(), D),
     **dict.fromkeys(
         "model llm vlm mllm network net agent encoder decoder transformer classifier "
-        "detector tagger parser generator discriminator policy checkpoint".split(), MO),
+        "detector tagger parser generator discriminator policy checkpoint reader planner solver "
+        "retriever reranker ranker summarizer summariser translator recognizer segmenter captioner "
+        "assistant chatbot".split(), MO),
     **dict.fromkeys(
         "method approach algorithm framework technique architecture mechanism strategy "
         "pipeline protocol workflow paradigm objective loss procedure scheme optimizer "
@@ -92,6 +96,7 @@ def head_type(word: str) -> EntityType | None:
     return HEAD_TYPES.get(singular(word)) or HEAD_TYPES.get(word.lower())
 
 
+@lru_cache(maxsize=65536)
 def suffix_type(name: str) -> EntityType | None:
     """Type suggested by how a coined name ends: ``"EdgeBench"`` -> Benchmark."""
     core = name.rstrip("s") if name.endswith("s") and name[:-1].isupper() else name

@@ -54,14 +54,22 @@ def evaluate(gold_path: str | Path, *, out_path: str | Path | None = None, nlp=N
     return scores
 
 
+def _row(name: str, s: dict) -> str:
+    return f"{name:10s} P={s['p']:.3f} R={s['r']:.3f} F1={s['f1']:.3f}  (tp={s['tp']} fp={s['fp']} fn={s['fn']})"
+
+
 def format_report(scores: dict[str, Any]) -> str:
-    """Scores as a short text table."""
-    lines = []
-    for name, s in scores["by_type"].items():
-        lines.append(f"{name:10s} P={s['p']:.3f} R={s['r']:.3f} F1={s['f1']:.3f}  (tp={s['tp']} fp={s['fp']} fn={s['fn']})")
-    for name in ("typed", "untyped", "introduces", "results"):
-        s = scores[name]
-        lines.append(f"{name:10s} P={s['p']:.3f} R={s['r']:.3f} F1={s['f1']:.3f}  (tp={s['tp']} fp={s['fp']} fn={s['fn']})")
+    """Scores as a short text table: per type, typed and untyped, per kind, roles, results."""
+    lines = ["per type"]
+    lines += ["  " + _row(name, s) for name, s in scores["by_type"].items()]
+    lines += [_row(name, scores[name]) for name in ("typed", "untyped")]
+    if "by_kind" in scores:
+        lines.append("per kind (P: predicted names or concepts that are gold entities; R: gold entities each kind finds)")
+        lines += ["  " + _row(kind, s) for kind, s in scores["by_kind"].items()]
+    if "roles" in scores:
+        lines.append("roles      " + ", ".join(f"{role} {n}" for role, n in scores["roles"].items()))
+    lines.append(_row("introduces", scores["introduces"]))
+    lines.append(_row("results", scores["results"]) + f"  improvements {scores.get('improvements', 0)}")
     lines.append(f"documents {scores['documents']}, missing from predictions {scores['missing_documents']}")
     return "\n".join(lines)
 

@@ -43,10 +43,10 @@ class GazetteerEntry:
     canonical: str
     type: EntityType
     names: tuple[str, ...]
+    aliases: tuple[str, ...] = ()  # every name but the canonical one (filled in from ``names``)
 
-    @property
-    def aliases(self) -> tuple[str, ...]:
-        return tuple(n for n in self.names if n != self.canonical)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "aliases", tuple(n for n in self.names if n != self.canonical))
 
 
 @dataclass(slots=True)

@@ -1,9 +1,14 @@
 """The extraction JSON-lines contract: one paper per line.
 
-``{"id", "title", "year", "extractor", "entities": [{"text", "label", "aliases", "type", "start",
-"end", "field", "role", "confidence", "key", "parent", "derived_from"}], "results": [{"model",
-"benchmark", "metric", "value", "unit", "evidence", "confidence", "baseline"}], "links": [{"url",
-"kind"}]}``
+``{"id", "title", "year", "extractor", "entities": [{"text", "label", "aliases", "type", "kind",
+"start", "end", "field", "role", "confidence", "key", "parent", "derived_from"}], "results":
+[{"model", "benchmark", "metric", "value", "unit", "evidence", "confidence"}], "improvements":
+[{"model", "benchmark", "metric", "value", "unit", "change", "baseline", "evidence",
+"confidence"}], "links": [{"url", "kind"}]}``
+
+``kind`` is ``name`` (a proper name: HarnessDev, Qwen 3-4B) or ``concept`` (a term phrase:
+question answering). ``results`` holds absolute scores only; gains and reductions against a
+baseline ("up 12.56 over FRONT", "70.7% fewer steps") are ``improvements``.
 
 ``label`` is the canonical name of the entity the mention belongs to (from the
 :class:`~scholarkg.link.Linker`), ``text`` the exact span: ``field_text[start:end] == text``.
@@ -46,6 +51,7 @@ def extraction_record(record: Record, extraction: Extraction, linker: Linker) ->
             "label": label,
             "aliases": aliases,
             "type": (entity.type if entity else m.type).value,
+            "kind": (entity.kind if entity else m.kind).value,
             "start": m.start,
             "end": m.end,
             "field": m.field.value,
@@ -55,14 +61,14 @@ def extraction_record(record: Record, extraction: Extraction, linker: Linker) ->
             "parent": entity.parent if entity else None,
             "derived_from": entity.derived_from if entity else None,
         })
-    results = []
+    results, improvements = [], []
     for r in extraction.results:
         names = {}
         for slot in ("model", "benchmark", "metric", "baseline"):
             label = getattr(r, slot)
             entity = _entity(linker, label)
             names[slot] = entity.label if entity else label
-        results.append({
+        item = {
             "model": names["model"],
             "benchmark": names["benchmark"],
             "metric": names["metric"],
@@ -73,8 +79,11 @@ def extraction_record(record: Record, extraction: Extraction, linker: Linker) ->
             "start": r.start,
             "end": r.end,
             "confidence": r.confidence,
-            "baseline": names["baseline"],
-        })
+        }
+        if r.is_improvement:
+            improvements.append(item | {"change": r.change.value, "baseline": names["baseline"]})
+        else:
+            results.append(item)
     links = [{"url": link.url, "kind": link.kind.value, "field": link.field.value, "start": link.start,
               "end": link.end} for link in extraction.links]
     return {
@@ -84,6 +93,7 @@ def extraction_record(record: Record, extraction: Extraction, linker: Linker) ->
         "extractor": extraction.extractor,
         "entities": entities,
         "results": results,
+        "improvements": improvements,
         "links": links,
     }
 

@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
-__all__ = ["ModelName", "parse_model_name", "parse_known_model", "SUFFIX_RE", "VARIANT_WORDS", "HYPHEN_FAMILIES"]
+__all__ = ["ModelName", "parse_model_name", "parse_known_model", "variant_base", "SUFFIX_RE", "VARIANT_WORDS",
+           "HYPHEN_FAMILIES"]
 
 VARIANT_WORDS = (
     "Instruct|Chat|Base|Coder|Code|Math|Mini|mini|Pro|Turbo|Flash|Lite|Plus|Max|Nano|Ultra|Sonnet|Opus|"
@@ -92,6 +94,36 @@ class ModelName:
             else:
                 return out
             out.append(current.label)
+
+
+# A tail that always marks a variant (a version tag, a dotted version, a size or variant word) ...
+_STRONG_TAIL = re.compile(
+    rf"^(?P<base>.*?[A-Za-z].*?)(?:[ \-](?:[vV]\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)*|[A-Z]{{1,2}}|XXL|en|zh|fr|de|ja|"
+    rf"EN|ZH|Verified|Lite|Hard|Pro|Plus|Mini|Full|Small|Large|Base|{VARIANT_WORDS})|(?<=[A-Za-z])[vV]\d+(?:\.\d+)*)$"
+)
+# ... and one that may be part of the name itself ("Set14", "Market1501", "AutoEnv-36").
+_WEAK_TAIL = re.compile(r"^(?P<base>.*?[A-Za-z].*?)(?:[ \-]\d+[a-z]?|(?<=[A-Za-z])\d+)$")
+
+
+@lru_cache(maxsize=65536)
+def variant_base(name: str) -> tuple[str, bool] | None:
+    """The family a variant name belongs to, one step up, and whether the tail surely marks a
+    variant (a version or variant word) rather than possibly being part of the name.
+
+    >>> variant_base("MiroThinker-v1.0"), variant_base("YOLOv8-L"), variant_base("YOLOv8")
+    (('MiroThinker', True), ('YOLOv8', True), ('YOLO', True))
+    >>> variant_base("BrowseComp-en"), variant_base("Set14"), variant_base("GRPO")
+    (('BrowseComp', True), ('Set', False), None)
+    """
+    for pattern, strong in ((_STRONG_TAIL, True), (_WEAK_TAIL, False)):
+        m = pattern.match(name)
+        if m is None:
+            continue
+        base = m.group("base").rstrip(" -")
+        if sum(c.isalpha() for c in base) < 2 or base == name:
+            return None
+        return base, strong
+    return None
 
 
 def _norm_size(size: str) -> str:

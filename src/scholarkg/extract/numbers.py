@@ -16,7 +16,7 @@ __all__ = ["Value", "find_values", "parse_number"]
 
 _VALUE = re.compile(
     r"(?<![\w.^\\/\-@#])(?P<sign>[-+\u2212])?\$?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-    r"(?![\d])(?P<unit>\s?(?:\\?%\$?|\s?percent\b|\s?pp\b|\s?points?\b|\s?pts\b))?"
+    r"(?![\d])(?P<unit>\s?(?:\\?%\$?|\s?percent\b|\s?pp\b|\s?points?\b|\s?pts\b|\s?dB\b|\s?ms\b|\s?FPS\b|\s?fps\b))?"
     r"(?![\w+]|\.\d|-\d|\^)"
 )
 
@@ -51,6 +51,10 @@ def _unit(raw: str | None) -> str | None:
         return "%"
     if raw in {"pp", "points", "point", "pts"}:
         return "points"
+    if raw in {"dB", "ms"}:
+        return raw
+    if raw.lower() == "fps":
+        return "FPS"
     return None
 
 

@@ -14,6 +14,10 @@ The matching rules are those documented for the project's gold format:
 - **untyped**: the same without types;
 - **introduces**: gold entities named in ``introduces`` against predicted entities whose
   role starts with "introduc" (each such prediction that matches none is a false positive);
+- **by kind**: predicted entities of each kind (``name``, ``concept``) that find a gold entity
+  with an allowed type, and those that find none (the gold files mark no kinds, so this is a
+  precision per kind and the share of gold entities each kind finds);
+- **roles**: how many predicted mentions have each role;
 - **results**: a predicted result is right when its model and benchmark share a name with
   the gold result's model and benchmark (through the gold entity that holds that name) and
   its value is within 0.05; each gold result is used once.
@@ -81,7 +85,8 @@ def _gold_entities(gold: dict) -> list[tuple[set[str], set[str]]]:
     return out
 
 
-def _score_one(gold: dict, pred: dict, typed: dict[str, Counts], untyped: Counts, intro: Counts, res: Counts) -> None:
+def _score_one(gold: dict, pred: dict, typed: dict[str, Counts], untyped: Counts, intro: Counts, res: Counts,
+               kinds: dict[str, Counts] | None = None, roles: dict[str, int] | None = None) -> None:
     golds = _gold_entities(gold)
     optional = {norm(o) for o in gold.get("optional", [])}
     preds = [(coarse_type(e.get("type")), _names(e), e) for e in pred.get("entities", [])]
@@ -102,6 +107,28 @@ def _score_one(gold: dict, pred: dict, typed: dict[str, Counts], untyped: Counts
             bucket.fn += 1
     for ptype, _ in false_pos:
         typed[ptype].fp += 1
+    if kinds is not None:
+        seen: dict[tuple[str, str], bool] = {}
+        found_by: dict[str, set[int]] = defaultdict(set)
+        for ptype, names, e in preds:
+            kind = str(e.get("kind") or "name")
+            hits = [i for i, (allowed, aliases) in enumerate(golds) if names & aliases and ptype in allowed]
+            found_by[kind].update(hits)
+            key = (kind, min(names) if names else "")
+            if hits:
+                seen[key] = True
+            elif not names & optional:
+                seen.setdefault(key, False)
+        for (kind, _), hit in seen.items():
+            if hit:
+                kinds[kind].tp += 1
+            else:
+                kinds[kind].fp += 1
+        for kind in ("name", "concept"):
+            kinds[kind].fn += len(golds) - len(found_by[kind])
+    if roles is not None:
+        for e in pred.get("entities", []):
+            roles[str(e.get("role") or "mentions")] = roles.get(str(e.get("role") or "mentions"), 0) + 1
 
     found_u: set[int] = set()
     false_u: set[str] = set()
@@ -158,6 +185,9 @@ def score_documents(golds: Iterable[dict], preds: Iterable[dict]) -> dict[str, A
     gold_by_title = {norm(g["title"]): g for g in golds}
     pred_by_title = {norm(p.get("title", "")): p for p in preds}
     typed: dict[str, Counts] = defaultdict(Counts)
+    kinds: dict[str, Counts] = defaultdict(Counts)
+    roles: dict[str, int] = {}
+    improvements = 0
     untyped, intro, res = Counts(), Counts(), Counts()
     missing = 0
     for key, gold in gold_by_title.items():
@@ -165,7 +195,8 @@ def score_documents(golds: Iterable[dict], preds: Iterable[dict]) -> dict[str, A
         if pred is None:
             missing += 1
             pred = {"entities": [], "results": []}
-        _score_one(gold, pred, typed, untyped, intro, res)
+        _score_one(gold, pred, typed, untyped, intro, res, kinds, roles)
+        improvements += len(pred.get("improvements") or ())
     total = Counts()
     for c in typed.values():
         total.add(c)
@@ -175,6 +206,9 @@ def score_documents(golds: Iterable[dict], preds: Iterable[dict]) -> dict[str, A
         "untyped": untyped.prf(),
         "introduces": intro.prf(),
         "results": res.prf(),
+        "by_kind": {k: kinds[k].prf() for k in ("name", "concept")},
+        "roles": dict(sorted(roles.items())),
+        "improvements": improvements,
         "documents": len(gold_by_title),
         "missing_documents": missing,
     }

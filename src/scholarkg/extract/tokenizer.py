@@ -3,6 +3,7 @@
 - Hyphenated words stay one token ("E-GRPO", "BrowseComp-ZH", "LLaMA-3-8b", "multi-hop"), so a
   name is never matched inside a longer name.
 - Common hyphenated modifiers are split off ("BERT-based" -> "BERT", "-based").
+- Names with digits stay whole ("GSM8K", not "GSM8" + "K"); a full stop after one is split off.
 - TeX wrappers are split off ("\\emph{Search" -> "\\emph{", "Search"; "Less}" -> "Less", "}").
 
 Registered as ``scholarkg.tokenizer.v1`` so a saved pipeline's config names it.
@@ -39,11 +40,20 @@ def _exceptions(rules: dict) -> dict:
             or k == "..."}
 
 
+def _units_after_numbers_only(rule: str) -> str:
+    """spaCy splits units off numbers ("8K" -> "8", "K"); inside a name ("GSM8K") it must not."""
+    if rule.startswith("(?<=[0-9])(?:km|"):
+        return "(?<=(?<![A-Za-z])[0-9])" + rule[len("(?<=[0-9])"):]
+    return rule
+
+
 @spacy.registry.tokenizers("scholarkg.tokenizer.v1")
 def create_tokenizer():
     def make(nlp) -> Tokenizer:
         prefixes = [r"\\[A-Za-z]+\{", r"\{", *English.Defaults.prefixes]
-        suffixes = [rf"-(?:{MODIFIER_SUFFIXES})", r"\}", *English.Defaults.suffixes]
+        # "YOLOv8-L." at the end of a sentence: the full stop is not part of the name
+        suffixes = [rf"-(?:{MODIFIER_SUFFIXES})", r"\}", r"(?<=[a-z0-9]-[A-Z])\.", r"(?<=[0-9][A-Z])\.",
+                    *map(_units_after_numbers_only, English.Defaults.suffixes)]
         return Tokenizer(
             nlp.vocab,
             rules=_exceptions(nlp.Defaults.tokenizer_exceptions),

@@ -38,7 +38,8 @@ _DETERMINERS = frozenset({"a", "an", "the", "our", "this", "its", "their", "anot
 _EVAL_WORDS = frozenset(
     "evaluate evaluated evaluates evaluating evaluation experiments experiment results benchmarks "
     "benchmark achieve achieves achieved achieving score scores accuracy performance test tested "
-    "testing outperform outperforms".split()
+    "testing outperform outperforms improve improves improved improving gains reaches reach scores obtains "
+    "beats measure measured".split()
 )
 _COMPARE_LEFT = frozenset({"outperforms", "outperform", "outperforming", "than", "over", "versus", "vs.", "vs",
                            "surpasses", "surpassing", "beats", "baselines", "baseline"})
@@ -138,7 +139,7 @@ def frame_type(doc: Doc, span: Span) -> EntityType | None:
         return EntityType.METHOD
     if prev == "for" and span.start - 2 >= sent_start:
         before = view.words[span.start - 2]
-        if before.endswith("%") or _number(before):
+        if before.endswith("%") or _number(before) or before in {"dB", "ms", "points", "pp", "FPS"}:
             return EntityType.METHOD  # "..., versus 80.9% for MOPD"
     if prev in {"on", "across"}:
         if set(lower[sent_start : span.start]) & _EVAL_WORDS:

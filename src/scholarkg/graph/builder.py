@@ -18,11 +18,14 @@ Shape of a paper (prefixes as in :data:`~scholarkg.graph.vocab.PREFIXES`)::
         skg:field "abstract" ; skg:startOffset 17 ; skg:endOffset 34 ; skg:anchorText "…" ;
         skg:confidence 0.9 ; prov:wasAttributedTo id:agent/extractor/… ;
         skg:roleName "introduces" ; skg:extractorVersion "0.2.0" .
-    id:result/…  a skg:Result ; skg:value 48.6 ; skg:unit "%" ; skg:model id:entity/smtl ;
-        skg:benchmark id:entity/browsecomp ; skg:evidence "BrowseComp (48.6%)" ;
-        skg:field "abstract" ; skg:startOffset 975 ; skg:endOffset 994 ; skg:confidence 0.7 ;
-        prov:wasAttributedTo id:agent/extractor/… ;
+    id:result/…  a skg:Result ; skg:value 48.6 ; skg:valueText "48.6" ; skg:unit "%" ;
+        skg:model id:entity/smtl ; skg:benchmark id:entity/browsecomp ;
+        skg:evidence "BrowseComp (48.6%)" ; skg:field "abstract" ; skg:startOffset 975 ;
+        skg:endOffset 994 ; skg:confidence 0.7 ; prov:wasAttributedTo id:agent/extractor/… ;
         skg:modelLabel "SMTL" ; skg:benchmarkLabel "BrowseComp" ; skg:extractorVersion "0.2.0" .
+    id:result/…  a skg:Improvement ; skg:change "increase" ; skg:baseline id:entity/front ;
+        skg:baselineLabel "FRONT" ; … (reported with skg:reportsImprovement; otherwise shaped
+        like a result)
 
 ``skg:roleName``, ``skg:extractorVersion`` and the ``skg:…Label`` statements repeat what the
 graph says elsewhere (the role's name, the extractor's version, the entities' labels) on the
@@ -49,6 +52,14 @@ from ..model import Entity, EntityType, Extraction, LinkKind, Mention, Record, R
 from ..taxonomy import Taxonomy
 from . import iri
 from . import vocab
+from .bibliographic import (
+    authorship_triples,
+    category_label,
+    concept_triples,
+    paper_kind_triples,
+    person_triples,
+    publication_triples,
+)
 from .terms import BIBO, DCTERMS, FABIO, FOAF, PROV, RDF, RDFS, SDO, SKG, SKOS, XSD, Literal, decimal, node, to_rdflib
 from .vocab import PREFIXES
 
@@ -85,6 +96,7 @@ LINK_PROPERTY = {LinkKind.CODE: vocab.SKG.hasCodeRepository, LinkKind.PROJECT: v
 # The entity types each part of a result may have (the ranges in ontology/scholarkg.ttl).
 RESULT_PART_TYPES: dict[URIRef, frozenset[EntityType]] = {
     vocab.SKG.model: frozenset({EntityType.MODEL, EntityType.METHOD}),
+    vocab.SKG.baseline: frozenset({EntityType.MODEL, EntityType.METHOD}),
     vocab.SKG.benchmark: frozenset({EntityType.BENCHMARK, EntityType.DATASET}),
     vocab.SKG.metric: frozenset({EntityType.METRIC}),
 }
@@ -100,6 +112,7 @@ _PARTS = (
     ("model", SKG.model, SKG.modelLabel, RESULT_PART_TYPES[vocab.SKG.model]),
     ("benchmark", SKG.benchmark, SKG.benchmarkLabel, RESULT_PART_TYPES[vocab.SKG.benchmark]),
     ("metric", SKG.metric, SKG.metricLabel, RESULT_PART_TYPES[vocab.SKG.metric]),
+    ("baseline", SKG.baseline, SKG.baselineLabel, RESULT_PART_TYPES[vocab.SKG.baseline]),
 )
 _FIELD = {}  # Field -> its literal, made on first use
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -130,6 +143,12 @@ def _decimal(value: float | Decimal):
     return to_rdflib(decimal(value))
 
 
+def _written(value: Decimal) -> str:
+    """The number as the text wrote it, with its precision: ``Decimal("82.0")`` -> ``"82.0"``."""
+    number = value if isinstance(value, Decimal) else Decimal(str(value))
+    return format(number, "f")
+
+
 def _is_date(text: str | None) -> bool:
     if not text or not _DATE.fullmatch(text):
         return False
@@ -157,6 +176,11 @@ def _author_node(name: str) -> ox.NamedNode:
 
 def _as_node(term) -> ox.NamedNode:
     return term if isinstance(term, ox.NamedNode) else node(term)
+
+
+@lru_cache(maxsize=16)
+def _kind(value: str) -> ox.Literal:
+    return Literal(value)
 
 
 def _field(value: str) -> ox.Literal:
@@ -199,6 +223,7 @@ def _category_triples(code: str) -> Iterator[Triple]:
         yield subject, SKOS.inScheme, scheme
         yield subject, SKOS.notation, Literal(notation)
         yield subject, SKOS.prefLabel, Literal(label, lang="en")
+        yield category_label(subject, label)
         if broader is not None:
             yield subject, SKOS.broader, broader
     yield scheme, RDF.type, SKOS.ConceptScheme
@@ -213,6 +238,8 @@ def entity_triples(entity: Entity, known: Container[str] | None = None) -> Itera
     subject = node(iri.entity(entity.key))
     yield subject, RDF.type, _TYPE[entity.type]
     yield subject, SKOS.prefLabel, Literal(entity.label)
+    yield from concept_triples(entity, subject)
+    yield subject, SKG.kind, _kind(entity.kind.value)
     for alias in entity.aliases:
         if alias != entity.label:
             yield subject, SKOS.altLabel, Literal(alias)
@@ -226,6 +253,7 @@ def entity_triples(entity: Entity, known: Container[str] | None = None) -> Itera
 
 def _paper_triples(record: Record, paper: ox.NamedNode) -> Iterator[Triple]:
     yield paper, RDF.type, SKG.Paper
+    yield from paper_kind_triples(record, paper)
     yield paper, DCTERMS.title, Literal(record.title)
     yield paper, RDFS.label, Literal(record.title)
     if record.source_title:
@@ -252,11 +280,13 @@ def _paper_triples(record: Record, paper: ox.NamedNode) -> Iterator[Triple]:
         yield paper, DCTERMS.creator, person
         yield person, RDF.type, SKG.Author
         yield person, FOAF.name, Literal(author.name)
+        yield from person_triples(author, person)
     for code in record.categories:
         yield paper, DCTERMS.subject, node(iri.category(code))
         yield from category_triples(code)
     if record.primary_category:
         yield paper, SKG.primaryCategory, node(iri.category(record.primary_category))
+    yield from publication_triples(record, paper)
 
 
 def record_triples(
@@ -271,7 +301,7 @@ def record_triples(
     uses it to mark what a correction made or changed. A mention or result attributed to the
     extractor also carries the extractor's version.
     """
-    key = iri.paper_key(record.arxiv_id, record.title)
+    key = iri.record_key(record)
     paper = node(iri.paper(key))
     version = extraction.extractor or "unknown"
     agent = node(iri.extractor(version))
@@ -289,6 +319,7 @@ def record_triples(
                 yield subject, SKG.extractorVersion, version_literal
 
     yield from _paper_triples(record, paper)
+    yield from authorship_triples(record, paper, key)
     if extraction.mentions or extraction.results:
         # The agent statements are attributed to is always described, whatever its version.
         yield from extractor_triples(version)
@@ -323,26 +354,37 @@ def record_triples(
             continue
         parts = {}
         for part, prop, label_prop, types in _PARTS:
+            if part == "baseline" and not r.is_improvement:
+                continue
             label = getattr(r, part)
-            entity = resolve(label) if label else None
+            try:
+                entity = resolve(label) if label else None
+            except KeyError:  # a name with no letters or digits ("$") names no entity
+                entity = None
             if entity is None:
                 continue
             if entity.type not in types:
                 log.debug("%s: %s %r is a %s; not linked as a result's %s", record.id, part, label, entity.type.value, part)
                 continue
             parts[part] = (prop, label_prop, entity)
-        result = node(iri.result(
-            key,
-            r.value,
-            *(parts[p][2].key if p in parts else None for p in ("model", "benchmark", "metric")),
-            r.start,
-        ))
-        yield paper, SKG.reportsResult, result
-        yield result, RDF.type, SKG.Result
+
+        def part_key(name: str) -> str | None:
+            return parts[name][2].key if name in parts else None
+
+        if r.is_improvement:
+            result = node(iri.improvement(key, r.value, part_key("model"), part_key("baseline"), r.start))
+            yield paper, SKG.reportsImprovement, result
+            yield result, RDF.type, SKG.Improvement
+            yield result, SKG.change, Literal(r.change.value)
+        else:
+            result = node(iri.result(key, r.value, part_key("model"), part_key("benchmark"), part_key("metric"), r.start))
+            yield paper, SKG.reportsResult, result
+            yield result, RDF.type, SKG.Result
         for prop, label_prop, entity in parts.values():
             yield result, prop, _entity_node(entity.key)
             yield result, label_prop, Literal(entity.label)
         yield result, SKG.value, decimal(r.value)
+        yield result, SKG.valueText, Literal(_written(r.value))
         if r.unit:
             yield result, SKG.unit, Literal(r.unit)
         yield result, SKG.evidence, Literal(r.evidence)

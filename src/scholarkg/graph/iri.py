@@ -36,7 +36,13 @@ __all__ = [
     "validate",
     "paper",
     "paper_key",
+    "record_key",
+    "normalise_doi",
     "author",
+    "author_key",
+    "authorship",
+    "venue",
+    "entity_scheme",
     "entity",
     "category",
     "archive",
@@ -121,11 +127,54 @@ def _mint(path: str) -> URIRef:
     return validate(ID_BASE + path)
 
 
-def paper_key(arxiv_id: str | None, title: str) -> str:
-    """The stable key of a paper: its arXiv id when known, else a hash of its normalised title."""
+_DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", re.IGNORECASE)
+
+
+def normalise_doi(doi: str) -> str:
+    """A DOI without resolver or ``doi:`` prefix, case-folded (DOIs ignore case).
+
+    >>> normalise_doi("https://doi.org/10.1103/PhysRevB.85.115117")
+    '10.1103/physrevb.85.115117'
+    """
+    return _DOI_PREFIX.sub("", doi.strip()).strip().casefold()
+
+
+def paper_key(
+    arxiv_id: str | None,
+    title: str,
+    *,
+    doi: str | None = None,
+    year: int | None = None,
+    family: str | None = None,
+    details: str = "",
+) -> str:
+    """The stable key of a paper: its arXiv id when known, else its DOI, else a hash of its
+    normalised title with its year and first author's family name (when known), and
+    ``details`` (where in its venue it is, and its other authors), so that different papers
+    with one title ("Editorial", "Calendar") keep apart."""
     if arxiv_id:
         return "arxiv:" + arxiv_id
-    return "title:" + _digest(normalise_key(title), 8)
+    if doi and normalise_doi(doi):
+        return "doi:" + normalise_doi(doi)
+    if year is None and not family and not details:
+        return "title:" + _digest(normalise_key(title), 8)
+    parts = [normalise_key(title), str(year or ""), normalise_key(family or "")] + ([details] if details else [])
+    return "title:" + _digest("\x1f".join(parts), 8)
+
+
+_NOT_ALNUM = re.compile(r"[\W_]+")
+
+
+def record_key(record) -> str:
+    """:func:`paper_key` of a :class:`~scholarkg.model.Record`: the authors count only when the
+    record lists them in the paper's order; venue, volume, issue and pages when it gives them."""
+    family, others = None, ""
+    if record.authors and record.authors_ordered:
+        families = [normalise_key(a.family or a.name.split()[-1]) for a in record.authors]
+        family, others = families[0], " ".join(families[1:])
+    place = [_NOT_ALNUM.sub("", normalise_key(v)) if v else "" for v in (record.venue, record.volume, record.issue, record.pages)]
+    details = "\x1e".join(place + [others]) if any(place) or others else ""
+    return paper_key(record.arxiv_id, record.title, doi=record.doi, year=record.year, family=family, details=details)
 
 
 def paper(key: str) -> URIRef:
@@ -133,6 +182,8 @@ def paper(key: str) -> URIRef:
     kind, _, value = key.partition(":")
     if kind == "arxiv":
         return _mint("paper/arxiv/" + _quote(value, safe=".-"))
+    if kind == "doi":
+        return _mint("paper/d-" + _digest(value, 8))
     if kind == "title" and re.fullmatch(r"[0-9a-f]+", value):
         return _mint("paper/t-" + value)
     return _mint("paper/k_" + _digest(key, 8))
@@ -148,8 +199,34 @@ def store_graph(part: str) -> URIRef:
     return _mint("graph/" + _slug(normalise_key(part)))
 
 
+def author_key(name: str) -> str:
+    """The key authors are identified by, the same for every reader: the normalised name with
+    full stops read as spaces, so "James M. Murray", "James M Murray" and "JAMES M. MURRAY" are
+    one person (and one readable IRI).
+
+    >>> author_key("James M. Murray") == author_key("james m murray")
+    True
+    """
+    return normalise_key(name.replace(".", " "))
+
+
 def author(name: str) -> URIRef:
-    return _mint("author/" + _slug(normalise_key(name)))
+    return _mint("author/" + _slug(author_key(name)))
+
+
+def authorship(paper_key_: str, position: int) -> URIRef:
+    """The node stating that an author holds ``position`` (from 1) in a paper's author list."""
+    return _mint("authorship/" + _digest(f"{paper_key_}\x1f{position}", 10))
+
+
+def venue(name: str) -> URIRef:
+    """A journal, proceedings or book papers appeared in, keyed by its normalised name."""
+    return _mint("venue/" + _slug(normalise_key(name)))
+
+
+def entity_scheme() -> URIRef:
+    """The SKOS concept scheme of the research entities a graph describes."""
+    return _mint("scheme/entities")
 
 
 def entity(label: str) -> URIRef:
@@ -191,6 +268,12 @@ def result(
     start: int,
 ) -> URIRef:
     parts = (paper_key_, str(value), model or "", benchmark or "", metric or "", str(start))
+    return _mint("result/" + _digest("\x1f".join(normalise_key(p) for p in parts), 10))
+
+
+def improvement(paper_key_: str, value: Decimal, model: str | None, baseline: str | None, start: int) -> URIRef:
+    """An improvement a paper reports (in the ``result/`` space: it is owned by its paper like a score)."""
+    parts = ("improvement", paper_key_, str(value), model or "", baseline or "", str(start))
     return _mint("result/" + _digest("\x1f".join(normalise_key(p) for p in parts), 10))
 
 

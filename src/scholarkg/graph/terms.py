@@ -39,6 +39,7 @@ __all__ = [
     "BIBO",
     "DCTERMS",
     "FOAF",
+    "OWL",
     "PROV",
     "RDF",
     "RDFS",
@@ -82,6 +83,7 @@ FABIO = Namespace(vocab.FABIO)
 BIBO = Namespace(vocab.BIBO)
 DCTERMS = Namespace(rdflib_namespace.DCTERMS)
 FOAF = Namespace(rdflib_namespace.FOAF)
+OWL = Namespace(rdflib_namespace.OWL)
 PROV = Namespace(rdflib_namespace.PROV)
 RDF = Namespace(rdflib_namespace.RDF)
 RDFS = Namespace(rdflib_namespace.RDFS)

@@ -29,6 +29,7 @@ class SKG(DefinedNamespace):
     # classes
     Paper: URIRef
     Author: URIRef
+    Authorship: URIRef
     ResearchEntity: URIRef
     Benchmark: URIRef
     Dataset: URIRef
@@ -37,6 +38,7 @@ class SKG(DefinedNamespace):
     Task: URIRef
     Metric: URIRef
     Result: URIRef
+    Improvement: URIRef
     WebResource: URIRef
     CodeRepository: URIRef
     ProjectPage: URIRef
@@ -60,8 +62,15 @@ class SKG(DefinedNamespace):
     primaryCategory: URIRef
     hasMention: URIRef
     reportsResult: URIRef
+    reportsImprovement: URIRef
     hasCodeRepository: URIRef
     hasProjectPage: URIRef
+    hasAuthorship: URIRef
+
+    # authorship (an author's place in a paper's author list) and author
+    author: URIRef
+    authorPosition: URIRef
+    arxivAuthorId: URIRef
 
     # mention (qualified paper-entity link with provenance)
     mentionOf: URIRef
@@ -79,10 +88,14 @@ class SKG(DefinedNamespace):
     value: URIRef
     unit: URIRef
     evidence: URIRef
+    valueText: URIRef
+    baseline: URIRef
+    change: URIRef
 
     # entity
     variantOf: URIRef
     derivedFrom: URIRef
+    kind: URIRef
     paperCount: URIRef
 
     # curation
@@ -99,6 +112,7 @@ class SKG(DefinedNamespace):
     modelLabel: URIRef
     benchmarkLabel: URIRef
     metricLabel: URIRef
+    baselineLabel: URIRef
     firstYear: URIRef
     latestYear: URIRef
 

@@ -48,9 +48,11 @@ def detect(path: Path) -> str:
             head_bytes = fh.read(_SNIFF_BYTES)
     except OSError as exc:
         raise open_error(path, exc) from None
-    if not head_bytes.strip():
+    from .textio import decode_head
+
+    head = decode_head(head_bytes)  # byte-order marks, LF line ends: as the readers will read it
+    if not head.strip():
         raise InputError(f"{path}: file is empty")
-    head = head_bytes.decode("utf-8", errors="replace").lstrip("\ufeff")
     for name in FORMATS:
         if get_reader(name).sniff(head, path):
             return name

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Problems
-from ..model import Author, Record
+from ..model import Author, PaperKind, Record
 from ..text import unwrap
 from .base import Reader, RecordFields, shown
 from .jsonl import iter_json_lines, split_names
@@ -98,6 +98,7 @@ class ArxivSnapshotReader(Reader):
                 journal_ref=obj.get("journal-ref"),
                 published=published,
                 updated=obj.get("update_date"),
+                kind=PaperKind.PREPRINT,
                 extra_notes=notes,
             )
             if not isinstance(raw_id, str):

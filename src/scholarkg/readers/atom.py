@@ -13,11 +13,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import InputError, Problems
-from ..model import Author, Record
+from ..model import Author, PaperKind, Record
 from ..text import unwrap
 from .base import Reader, RecordFields, read_text
 
-__all__ = ["AtomReader", "parse_feed"]
+__all__ = ["AtomReader", "parse_feed", "parse_xml", "has_dtd", "TooDeep", "MAX_DEPTH"]
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 ARXIV = "{http://arxiv.org/schemas/atom}"
@@ -28,24 +28,65 @@ def _text(element: ET.Element, tag: str) -> str | None:
     return child.text if child is not None and child.text is not None else None
 
 
+MAX_DEPTH = 64  # Atom entries nest four levels deep; the limit keeps recursive tree walks safe
+_FEED_CHARS = 1 << 14
+
+
+class TooDeep(ET.ParseError):
+    """The document nests elements more than :data:`MAX_DEPTH` levels deep."""
+
+
+def parse_xml(text: str) -> ET.Element:
+    """``text`` parsed into an element tree, refusing (with :class:`TooDeep`) trees deeper than
+    :data:`MAX_DEPTH`, so nothing that walks the tree recursively (serialising it, copying it)
+    can exhaust the stack. Raises :class:`xml.etree.ElementTree.ParseError` for bad XML.
+
+    >>> parse_xml("<a><b/></a>").tag
+    'a'
+    """
+    parser = ET.XMLPullParser(events=("start", "end"))
+    root, depth = None, 0
+    for offset in range(0, max(len(text), 1), _FEED_CHARS):
+        parser.feed(text[offset : offset + _FEED_CHARS])
+        for event, element in parser.read_events():
+            if event == "start":
+                root = element if root is None else root
+                depth += 1
+                if depth > MAX_DEPTH:
+                    line = text.count("\n", 0, offset + _FEED_CHARS) + 1
+                    error = TooDeep(f"XML nested more than {MAX_DEPTH} levels deep")
+                    error.position = (line, 0)
+                    raise error
+            else:
+                depth -= 1
+    parser.close()
+    return root
+
+
+def has_dtd(text: str) -> bool:
+    """True if ``text`` declares a DTD or entities: they can expand enormously or name outside
+    files, and Atom feeds have none."""
+    return _DTD.search(text) is not None
+
+
 def parse_feed(text: str, path: Path, problems: Problems) -> Iterator[Record]:
     """Records of every entry in an Atom feed given as text."""
-    # A DTD can declare entities that expand enormously or name outside files; feeds have none.
-    if _DTD.search(text):
+    if has_dtd(text):
         raise InputError(f"{path}: XML document type declarations are not accepted")
     try:
-        root = ET.fromstring(text)
+        root = parse_xml(text)
     except ET.ParseError as exc:
         line, column = exc.position
+        what = str(exc) if isinstance(exc, TooDeep) else "invalid XML"
         salvage = Problems()  # held back so the file-level message comes first
         entries = list(_salvage_entries(text, path, salvage))
         if not entries:
-            raise InputError(f"{path}: invalid XML at line {line}, column {column}") from None
-        message = f"invalid XML at line {line}, column {column}; reading the entries that parse"
+            raise InputError(f"{path}: {what} at line {line}, column {column}") from None
+        message = f"{what} at line {line}, column {column}; reading the entries that parse"
         if salvage.items:  # the broken entries are the problems; this only explains them
             problems.note(str(path), message)
         else:
-            problems.report(str(path), f"line {line}", "xml", f"invalid XML at column {column}; reading the entries that parse")
+            problems.report(str(path), f"line {line}", "xml", f"{what} at column {column}; reading the entries that parse")
         for item in salvage.items:
             problems.skip(item.path, item.position, item.field, item.message.removesuffix(" (record skipped)"))
     else:
@@ -87,6 +128,7 @@ def parse_feed(text: str, path: Path, problems: Problems) -> Iterator[Record]:
             journal_ref=_text(entry, f"{ARXIV}journal_ref"),
             published=published[:10] if published else None,
             updated=(_text(entry, f"{ATOM}updated") or "")[:10] or None,
+            kind=PaperKind.PREPRINT,
         )
         record = fields.build(problems)
         if record is not None:
@@ -109,7 +151,9 @@ def _salvage_entries(text: str, path: Path, problems: Problems):
             problems.skip(str(path), f"entry {position} (line {line})", "xml", "truncated entry")
             continue
         try:
-            yield position, ET.fromstring(block.replace("<entry", "<entry" + _NAMESPACES, 1))
+            yield position, parse_xml(block.replace("<entry", "<entry" + _NAMESPACES, 1))
+        except TooDeep:
+            problems.skip(str(path), f"entry {position} (line {line})", "xml", f"XML nested more than {MAX_DEPTH} levels deep")
         except ET.ParseError:
             problems.skip(str(path), f"entry {position} (line {line})", "xml", "invalid XML in this entry")
 

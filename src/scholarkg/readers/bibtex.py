@@ -1,278 +1,238 @@
-"""BibTeX files: ``@article{key, title = {...}, ...}`` entries.
+"""BibTeX files (``.bib``), read with bibtexparser v2.
 
-A small parser of the BibTeX grammar: braced and quoted values (nested braces kept
-balanced), numbers, ``@string`` macros and ``#`` concatenation. Fields used: title,
-abstract, year, author (``and``-separated, ``Last, First`` or ``First Last``), eprint /
-arxivid with primaryclass, doi, url, journal. ``@comment`` and ``@preamble`` are skipped.
-An entry that cannot be parsed is reported and the parser resumes at the next ``@``.
+bibtexparser's splitter does the grammar: entries, ``@string``, ``@comment`` and
+``@preamble`` blocks, braced and quoted values, line numbers, and recovery after a broken
+entry (the entries after it are still read). Its name functions split the ``author`` field
+into persons and each person into first, von, last and jr parts, on the TeX source, where
+braces protect ("{Barnes and Noble}", "{\\L}ukasz"). Each part is then decoded to Unicode by
+the project's one TeX decoder (:func:`scholarkg.tex.to_plain`, as every reader's text is).
+
+Written here, because bibtexparser v2 does not do them: ``#`` concatenation and macros used
+inside ``@string`` definitions, with bounded expansion (:mod:`scholarkg.readers.bibvalues`),
+and ``crossref`` (an entry takes the fields it lacks from the entry it names, and that
+entry's title as its ``booktitle``).
+
+Fields used: title, abstract, year (or biblatex's date), author, journal or booktitle (the
+venue), volume, number, pages, doi, url, eprint with archivePrefix / eprinttype and
+primaryClass, and an arXiv id wherever people put one: ``journal = {arXiv preprint
+arXiv:1810.04805}`` (Google Scholar), ``volume = {abs/1810.04805}`` (DBLP's CoRR), note,
+howpublished, an arxiv.org URL or an arXiv DOI (10.48550/arXiv....). ORCID iDs are taken
+from Web of Science's ``orcid-numbers`` field. The entry type gives the record's kind.
 """
 
 from __future__ import annotations
 
+import logging
 import re
-import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..errors import Problems
-from ..model import Author, Record
-from .base import Reader, RecordFields, read_text
+from ..errors import InputError, Problems
+from ..model import Author, PaperKind, Record
+from .base import Reader, RecordFields, normalise_arxiv_id, paper_kind, read_text
+from .bibvalues import BadValue, Macros
 
-__all__ = ["BibtexReader", "parse_entries", "BibtexSyntaxError"]
+__all__ = ["BibtexReader"]
 
-_ENTRY_START = re.compile(r"@\s*([A-Za-z]+)\s*([{(])")
-_NAME = re.compile(r"\s*([A-Za-z0-9_:\-.+/]+)\s*")
-_MONTHS = {m: m for m in ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")}
-_TEX_ACCENTS = {
-    "'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303",
-    "=": "\u0304", ".": "\u0307", "c": "\u0327", "v": "\u030c", "u": "\u0306", "H": "\u030b",
-}
+_NEW_ID = r"\d{4}\.\d{4,5}(?:v\d+)?"
+_OLD_ID = r"[a-z][a-z\-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?"
+_ID = f"(?:{_NEW_ID}|{_OLD_ID})"
+# "arXiv:1810.04805", "arXiv preprint arXiv:1810.04805", "ArXiv abs/1810.04805", "arXiv 1810.04805"
+_ARXIV_IN_TEXT = re.compile(rf"\barxiv(?:\s+preprint)?\s*(?:arxiv)?\s*[:\s]\s*(?:abs/)?({_ID})", re.IGNORECASE)
+_ARXIV_URL = re.compile(rf"arxiv\.org/(?:abs|pdf)/({_ID})", re.IGNORECASE)
+_ARXIV_DOI = re.compile(rf"^10\.48550/arxiv\.({_ID})$", re.IGNORECASE)
+_CORR_VOLUME = re.compile(rf"^abs/({_ID})$", re.IGNORECASE)
+# A journal field that says only "arXiv preprint" (with or without the id) names no venue.
+_ARXIV_ONLY = re.compile(rf"^\s*(?:arxiv|corr)(?:\s+preprint)?(?:\s*(?:arxiv)?\s*[:\s]?\s*(?:abs/)?{_ID})?"
+                         r"(?:\s*\[[A-Za-z.\-]+\])?\s*$", re.IGNORECASE)
+_KEY_OF_RAW = re.compile(r"@\s*\w+\s*[{(]\s*([^,\s{}()=]*)")
+_ESCAPED = re.compile(r"\\([_&%#$~])")
+_ORCID_PAIR = re.compile(r"([^/;\n]+?)\s*/\s*(\d{4}-\d{4}-\d{4}-\d{3}[\dXx])")
+_AND_MACRO = re.compile(r"(\s[aA][nN][dD]\s+)\\")
+_CROSSREF_DEPTH = 4
+_NAME_FIELDS = ("author",)
 
-
-class BibtexSyntaxError(ValueError):
-    def __init__(self, message: str, offset: int, key: str = ""):
-        super().__init__(message)
-        self.offset = offset
-        self.key = key
-
-
-class _Source:
-    """The text of a BibTeX file, prepared once so that parsing stays linear in its size.
-
-    Every ``{`` is paired with its ``}`` in one pass, so reading a braced value is a lookup
-    rather than a scan: a file with thousands of entries with unbalanced braces does not make
-    each of them rescan the rest of the file. Quoted values are still scanned (skipping whole
-    brace groups); all such scanning is charged to a budget proportional to the file size,
-    and a file that exhausts it is read no further (reported, never a hang).
-    """
-
-    def __init__(self, text: str):
-        self.text = text
-        self.closing: dict[int, int] = {}
-        stack: list[int] = []
-        for m in _BRACES.finditer(text):
-            ch = m.group()
-            if ch == "{":
-                stack.append(m.start())
-            elif ch == "}" and stack:
-                self.closing[stack.pop()] = m.start()
-        self.budget = 4 * len(text) + 1_000_000
-        self._line_at = (0, 1)
-
-    def line_of(self, offset: int) -> int:
-        """1-based line of ``offset``; counted on from the last answer (offsets mostly grow)."""
-        last_offset, last_line = self._line_at
-        if offset >= last_offset:
-            line = last_line + self.text.count("\n", last_offset, offset)
-        else:
-            line = self.text.count("\n", 0, offset) + 1
-        self._line_at = (offset, line)
-        return line
-
-    def braced(self, i: int) -> tuple[str, int]:
-        """``text[i]`` is ``{``; return the content up to the matching ``}`` and the next index."""
-        end = self.closing.get(i)
-        if end is None:
-            raise BibtexSyntaxError("unbalanced braces", i + 1)
-        return self.text[i + 1 : end], end + 1
-
-    def quoted(self, i: int) -> tuple[str, int]:
-        """``text[i]`` is ``"``; return the content up to the closing quote and the next index."""
-        text, start = self.text, i + 1
-        pos = start
-        while (m := _QUOTED_STOP.search(text, pos)) is not None:
-            self._charge(m.end() - pos, start)
-            ch = m.group()
-            if ch == '"':
-                return text[start : m.start()], m.end()
-            if ch == "}":
-                raise BibtexSyntaxError("unbalanced braces in quoted value", start)
-            if ch == "{":
-                end = self.closing.get(m.start())
-                if end is None:
-                    raise BibtexSyntaxError("unbalanced braces", start)
-                pos = end + 1
-            else:  # an escaped character
-                pos = m.end()
-        self._charge(len(text) - pos, start)
-        raise BibtexSyntaxError("unterminated quoted value", start)
-
-    def _charge(self, cost: int, offset: int) -> None:
-        self.budget -= cost
-        if self.budget < 0:
-            raise _Exhausted(offset)
-
-    def value(self, i: int, macros: dict[str, str]) -> tuple[str, int]:
-        text = self.text
-        parts: list[str] = []
-        while True:
-            i = _skip_space(text, i)
-            if i >= len(text):
-                raise BibtexSyntaxError("value expected", i)
-            ch = text[i]
-            if ch == "{":
-                part, i = self.braced(i)
-            elif ch == '"':
-                part, i = self.quoted(i)
-            else:
-                m = _NAME.match(text, i)
-                if not m or not m.group(1):
-                    raise BibtexSyntaxError(f"unexpected {ch!r}", i)
-                word = m.group(1)
-                part = word if word.isdigit() else macros.get(word.lower(), _MONTHS.get(word.lower(), word))
-                i = m.end()
-            parts.append(part)
-            i = _skip_space(text, i)
-            if i < len(text) and text[i] == "#":
-                i += 1
-                continue
-            return "".join(parts), i
+log = logging.getLogger(__name__)
 
 
-class _Exhausted(Exception):
-    """The scanning budget of a file ran out at ``offset``."""
-
-    def __init__(self, offset: int):
-        super().__init__(offset)
-        self.offset = offset
-
-
-_BRACES = re.compile(r"\\.|[{}]", re.DOTALL)
-_QUOTED_STOP = re.compile(r'\\.|[{}"]', re.DOTALL)
-_SPACE = re.compile(r"\s*")
-_KEY = re.compile(r"\s*([^,\s{}()]*)\s*,")
+def _raw(value: str | None) -> str | None:
+    """A value that is not prose (DOI, URL, eprint): braces dropped, ``\\_`` read as ``_``."""
+    if value is None:
+        return None
+    return " ".join(_ESCAPED.sub(r"\1", value).replace("{", "").replace("}", "").split()) or None
 
 
-def _skip_space(text: str, i: int) -> int:
-    return _SPACE.match(text, i).end()
+def _arxiv_id(fields: dict[str, str]) -> str | None:
+    archive = (fields.get("archiveprefix") or fields.get("eprinttype") or "arxiv").strip().lower()
+    for name in ("eprint", "arxivid", "arxiv"):
+        value = _raw(fields.get(name))
+        if value and (archive == "arxiv" or name != "eprint"):
+            found = normalise_arxiv_id(value.removeprefix("arXiv:").removeprefix("arxiv:"))
+            if found:
+                return found
+    if (fields.get("journal") or "").strip().lower() in ("corr", "arxiv"):
+        m = _CORR_VOLUME.match(_raw(fields.get("volume")) or "")
+        if m:
+            return normalise_arxiv_id(m.group(1))
+    for name in ("journal", "note", "howpublished", "booktitle", "publisher", "number", "eprint"):
+        m = _ARXIV_IN_TEXT.search(fields.get(name) or "")
+        if m:
+            return normalise_arxiv_id(m.group(1))
+    for name in ("url", "howpublished", "note"):
+        m = _ARXIV_URL.search(fields.get(name) or "")
+        if m:
+            return normalise_arxiv_id(m.group(1))
+    m = _ARXIV_DOI.match(_raw(fields.get("doi")) or "")
+    return normalise_arxiv_id(m.group(1)) if m else None
 
 
-def detex(value: str) -> str:
-    """Plain text from a BibTeX value: accents resolved, grouping braces and commands dropped.
+def _authors(value: str, orcids: str | None) -> list[Author]:
+    from bibtexparser.middlewares.names import parse_single_name_into_parts, split_multiple_persons_names
 
-    >>> detex(r"Schr{\\"o}dinger {BERT} \\emph{models}")
-    'Schrödinger BERT models'
-    """
-    def accent(m: re.Match[str]) -> str:
-        return m.group(2) + _TEX_ACCENTS[m.group(1)]
-
-    value = re.sub(r"\\([`'^\"~=.])\s*\{?([A-Za-z])\}?", accent, value)
-    value = re.sub(r"\\([cvuH])\s*\{([A-Za-z])\}", accent, value)
-    value = re.sub(r"\\(?:emph|textit|textbf|textrm|texttt|mathrm|url)\s*\{", "{", value)
-    value = value.replace(r"\&", "&").replace(r"\%", "%").replace(r"\_", "_").replace("~", " ")
-    value = re.sub(r"(?<!\\)[{}]", "", value)
-    return unicodedata.normalize("NFC", " ".join(value.split()))
-
-
-def parse_entries(text: str) -> Iterator[tuple[int, str, str, dict[str, str]] | BibtexSyntaxError]:
-    """Yield ``(line, type, key, fields)`` per entry, or a BibtexSyntaxError for a broken one.
-
-    Its ``offset`` is the line of the entry. The time taken is linear in the size of ``text``.
-    """
-    src = _Source(text)
-    macros: dict[str, str] = {}
-    pos = 0
-    while (m := _ENTRY_START.search(text, pos)) is not None:
-        kind = m.group(1).lower()
-        close = "}" if m.group(2) == "{" else ")"
-        i = m.end()
-        if kind in ("comment", "preamble"):
-            try:
-                _, pos = src.braced(m.end() - 1) if close == "}" else (None, text.index(")", i) + 1)
-            except (BibtexSyntaxError, ValueError):
-                pos = i
-            continue
-        try:
-            fields: dict[str, str] = {}
-            key = ""
-            if kind != "string":
-                km = _KEY.match(text, i)
-                if not km:
-                    raise BibtexSyntaxError("entry key expected", i)
-                key, i = km.group(1), km.end()
-            while True:
-                while i < len(text) and (text[i].isspace() or text[i] == ","):
-                    i += 1
-                if i < len(text) and text[i] == close:
-                    i += 1
-                    break
-                nm = _NAME.match(text, i)
-                if not nm or not nm.group(1):
-                    raise BibtexSyntaxError("field name expected", i)
-                name = nm.group(1).lower()
-                i = nm.end()
-                if i >= len(text) or text[i] != "=":
-                    raise BibtexSyntaxError(f"'=' expected after field {name!r}", i)
-                value, i = src.value(i + 1, macros)
-                fields[name] = value
-            pos = i
-            if kind == "string":
-                macros.update(fields)
-                continue
-            yield src.line_of(m.start()), kind, key, fields
-        except BibtexSyntaxError as exc:
-            exc.offset, exc.key = src.line_of(m.start()), key
-            yield exc
-            nxt = text.find("@", m.end())
-            pos = nxt if nxt != -1 else len(text)
-        except _Exhausted as exc:
-            line = src.line_of(exc.offset)
-            yield BibtexSyntaxError(
-                f"too many unterminated values to read further; the rest of the file from line {line} "
-                "was not read", src.line_of(m.start()), key
-            )
-            return
-
-
-def _authors(value: str) -> list[Author]:
+    ids = {}
+    for name, number in _ORCID_PAIR.findall(orcids or ""):
+        family = name.split(",")[0].strip().casefold()
+        ids.setdefault(family, number)
     out = []
-    for part in re.split(r"\s+and\s+", detex(value)):
-        part = part.strip()
-        if not part or part.lower() == "others":
+    # bibtexparser 2.1 drops the backslash of a name that starts with a macro after "and"
+    # ("A and \rlap{B}" gives "rlap{B}"); an empty group before it changes nothing in TeX.
+    value = _AND_MACRO.sub(r"\1{}\\", value)
+    for person in split_multiple_persons_names(value):
+        person = person.strip()
+        if not person or person.lower() == "others":
             continue
-        if "," in part:
-            family, _, given = part.partition(",")
-            family, given = family.strip(), given.strip()
-            out.append(Author(f"{given} {family}".strip(), given or None, family or None))
-        else:
-            names = part.split()
-            out.append(Author(part, " ".join(names[:-1]) or None, names[-1]))
+        parts = parse_single_name_into_parts(person, strict=False)
+        first, von, last, jr = (" ".join(p) for p in (parts.first, parts.von, parts.last, parts.jr))
+        name = " ".join(p for p in (first, von, last, jr) if p)
+        if not name:
+            continue
+        family = " ".join(p for p in (von, last) if p) or None
+        out.append(Author(name, first or None, family, orcid=ids.get((last or "").strip().casefold())))
     return out
+
+
+def _position(key: str, line: int | None) -> str:
+    return f"entry {key or '?'} at line {line if line is not None else '?'}"
 
 
 class BibtexReader(Reader):
     name = "bibtex"
-    description = "BibTeX (.bib) entries with title, abstract, year, author, eprint, ..."
+    description = "BibTeX (.bib) entries with title, abstract, year, author, journal, doi, eprint, ..."
 
     @classmethod
     def sniff(cls, head: str, path: Path) -> bool:
         return bool(re.search(r"^\s*@\s*[A-Za-z]+\s*[{(]", head, re.MULTILINE))
 
     def read(self, path: Path, problems: Problems) -> Iterator[Record]:
-        text = read_text(path, problems)
-        for item in parse_entries(text):
-            if isinstance(item, BibtexSyntaxError):
-                problems.skip(str(path), f"entry {item.key or '?'} at line {item.offset}", "syntax", str(item))
-                continue
-            line, _kind, key, f = item
-            eprint = f.get("eprint") or f.get("arxivid") or f.get("arxiv")
-            archive = (f.get("archiveprefix") or f.get("eprinttype") or "arxiv").lower()
-            categories = [c for c in re.split(r"[\s,]+", f.get("primaryclass", "")) if c]
-            links = [f["url"]] if f.get("url") else []
-            fields = RecordFields(
-                path=path,
-                position=f"entry {key or '?'} at line {line}",
-                format=self.name,
-                title=detex(f["title"]) if "title" in f else None,
-                abstract=detex(f["abstract"]) if "abstract" in f else None,
-                year=f.get("year"),
-                categories=categories,
-                authors=_authors(f.get("author", "")),
-                links=links,
-                arxiv_id=eprint if eprint and archive == "arxiv" else None,
-                doi=f.get("doi"),
-                journal_ref=detex(f["journal"]) if "journal" in f else None,
-            )
+        for fields in self._entries(path, problems):
             record = fields.build(problems)
             if record is not None:
                 yield record
+
+    def _entries(self, path: Path, problems: Problems) -> list[RecordFields]:
+        from bibtexparser import model
+        from bibtexparser.splitter import Splitter
+
+        text = read_text(path, problems)
+        logging.getLogger("bibtexparser").setLevel(logging.ERROR)  # broken entries are reported below
+        try:
+            library = Splitter(text).split()
+        except Exception as exc:  # the splitter's own invalid-state errors: say so, without a traceback
+            raise InputError(f"{path}: cannot be read as BibTeX ({exc})") from None
+        macros = Macros(budget=8 * len(text) + 1_000_000)
+        where = str(path)
+        entries: list[tuple[str, str, int | None, dict[str, str]]] = []
+        for block in library.blocks:
+            line = block.start_line + 1 if block.start_line is not None else None
+            if isinstance(block, model.DuplicateBlockKeyBlock):
+                block = block.ignore_error_block  # a repeated key: read it all the same
+            if isinstance(block, model.DuplicateFieldKeyBlock):
+                entry = block.ignore_error_block
+                for name in sorted(block.duplicate_keys):
+                    problems.report(where, _position(entry.key, line), name.lower(), "given twice; the first value is used")
+                block = entry
+            if isinstance(block, model.String):
+                try:
+                    macros.define(block.key, block.value)
+                except BadValue as exc:
+                    problems.report(where, f"@string {block.key} at line {line}", "string", str(exc))
+            elif isinstance(block, model.Entry):
+                entries.append((block.key, block.entry_type.lower(), line, self._fields(block, macros, problems, where, line)))
+            elif isinstance(block, model.ParsingFailedBlock):
+                raw = block.raw or ""
+                m = _KEY_OF_RAW.match(raw)
+                kind = raw[1:].split("{", 1)[0].split("(", 1)[0].strip().lower()
+                if kind in ("comment", "preamble"):
+                    continue
+                reason = getattr(block.error, "abort_reason", None) or str(block.error)
+                problems.skip(where, _position(m.group(1) if m else "", line), "syntax", f"cannot be parsed: {reason.strip()}")
+        by_key = {key.lower(): fields for key, _type, _line, fields in entries}
+        return [self._record(path, key, kind, line, self._with_crossref(fields, by_key, problems, where, _position(key, line)))
+                for key, kind, line, fields in entries]
+
+    @staticmethod
+    def _fields(entry, macros: Macros, problems: Problems, where: str, line: int | None) -> dict[str, str]:
+        fields: dict[str, str] = {}
+        for field in entry.fields:
+            name = field.key.strip().lower()
+            if name in fields or not name:
+                continue
+            try:
+                value, undefined = macros.expand(field.value)
+            except BadValue as exc:
+                problems.report(where, _position(entry.key, line), name, f"{exc}; field left out")
+                continue
+            for macro in undefined:
+                problems.report(where, _position(entry.key, line), name, f"@string {macro!r} is not defined; kept as written")
+            fields[name] = value
+        return fields
+
+    @staticmethod
+    def _with_crossref(fields: dict[str, str], by_key: dict, problems: Problems, where: str, position: str) -> dict[str, str]:
+        seen: set[str] = set()
+        current = fields
+        for _ in range(_CROSSREF_DEPTH):
+            target = (_raw(current.get("crossref")) or "").lower()
+            if not target or target in seen:
+                break
+            seen.add(target)
+            parent = by_key.get(target)
+            if parent is None:
+                problems.report(where, position, "crossref", f"no entry with key {target!r} in this file")
+                break
+            inherited = {k: v for k, v in parent.items() if k not in fields and k != "crossref"}
+            if "title" in parent and "booktitle" not in fields:
+                inherited["booktitle"] = parent["title"]
+            fields = {**fields, **inherited}
+            current = parent
+        return fields
+
+    def _record(self, path: Path, key: str, entry_type: str, line: int | None, f: dict[str, str]) -> RecordFields:
+        arxiv_id = _arxiv_id(f)
+        kind = paper_kind(entry_type, arxiv_id)
+        journal = f.get("journal")
+        if journal is not None and _ARXIV_ONLY.match(journal):
+            journal = None
+            if kind is PaperKind.ARTICLE:
+                kind = PaperKind.PREPRINT
+        # A book's or proceedings' own booktitle is its title, not where it appeared.
+        venue = journal if kind in (PaperKind.BOOK, PaperKind.PROCEEDINGS) else journal or f.get("booktitle")
+        return RecordFields(
+            path=path,
+            position=_position(key, line),
+            format=self.name,
+            title=f.get("title"),
+            abstract=f.get("abstract"),
+            year=f.get("year") if f.get("year") is not None else f.get("date"),
+            categories=[c for c in re.split(r"[\s,]+", _raw(f.get("primaryclass")) or "") if c],
+            authors=_authors(f.get("author", ""), f.get("orcid-numbers")),
+            arxiv_id=arxiv_id,
+            doi=_raw(f.get("doi")),
+            kind=kind,
+            venue=venue,
+            volume=None if arxiv_id and _CORR_VOLUME.match(_raw(f.get("volume")) or "") else f.get("volume"),
+            issue=f.get("number"),
+            pages=f.get("pages"),
+            url=_raw(f.get("url")),
+            tex=True,
+        )

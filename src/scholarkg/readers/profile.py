@@ -24,8 +24,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import Problems
-from ..model import Author, Record
-from .base import Reader, RecordFields, read_text
+from ..model import Author, PaperKind, Record
+from .base import Reader, RecordFields, read_text, shown
 
 __all__ = ["ProfileReader"]
 
@@ -34,6 +34,7 @@ _CATEGORY_LINE = re.compile(r"(?:[A-Za-z][\w.\-]*\s*↗\s*)+")
 _CATEGORY = re.compile(r"([A-Za-z][\w.\-]*)\s*↗")
 _ATTRIBUTED = re.compile(r"Publications and source records attributed to (.+?)\.?$")
 _CLAIMED = re.compile(r"At least ([\d,]+) records?", re.IGNORECASE)
+_COUNT = re.compile(r"\d{1,3}(?:,\d{3}){0,2}|\d{1,9}")  # up to 999,999,999 records, with or without commas
 
 
 class ProfileReader(Reader):
@@ -45,10 +46,13 @@ class ProfileReader(Reader):
         return bool(re.search(r"^arXiv\s*\d{4}\s*$", head, re.MULTILINE)) and "↗" in head
 
     def read(self, path: Path, problems: Problems) -> Iterator[Record]:
-        lines = read_text(path, problems).lstrip("\ufeff").splitlines()
+        lines = read_text(path, problems).split("\n")
         author, claimed = self._header(lines)
         if author is None:
             problems.report(str(path), "header", "author", "no author name found in the profile header")
+        if isinstance(claimed, str):
+            problems.note(str(path), f"the record count {shown(claimed)} cannot be read; nothing to compare with")
+            claimed = None
         count = 0
         for fields in self._blocks(path, lines, author):
             if not fields.categories and fields.title:
@@ -68,14 +72,15 @@ class ProfileReader(Reader):
             problems.report(str(path), "", "records", "no publication blocks found")
 
     @staticmethod
-    def _header(lines: list[str]) -> tuple[str | None, int | None]:
+    def _header(lines: list[str]) -> tuple[str | None, int | str | None]:
+        """The profile's author, and its record count (the text itself when it is no number)."""
         author = claimed = None
         texts = [line.strip() for line in lines[:40] if line.strip()]
         for i, text in enumerate(texts):
             if m := _ATTRIBUTED.match(text):
                 author = m.group(1).strip()
             elif (m := _CLAIMED.match(text)) and claimed is None:
-                claimed = int(m.group(1).replace(",", ""))
+                claimed = int(m.group(1).replace(",", "")) if _COUNT.fullmatch(m.group(1)) else text
             elif _YEAR_LINE.fullmatch(text) and text != "arXiv subjects":
                 break
         if author is None and len(texts) > 1 and texts[0] == "arXiv subjects":
@@ -101,7 +106,10 @@ class ProfileReader(Reader):
         for number, raw in enumerate(lines, start=1):
             text = raw.strip()
             year_match = _YEAR_LINE.fullmatch(text)
-            if year_match and text != "arXiv subjects" and (current is not None or number > 1):
+            # A block starts at "arXiv<year>"; before the first block only a line with a year
+            # after "arXiv" counts (the header's own "arXiv" lines do not), so a page without
+            # a header keeps its first record.
+            if year_match and text != "arXiv subjects" and (current is not None or year_match.group(1)):
                 done = finish()
                 if done is not None:
                     yield done
@@ -111,6 +119,8 @@ class ProfileReader(Reader):
                     format="profile",
                     year=year_match.group(1) or "",
                     authors=[Author(author)] if author else [],
+                    authors_ordered=False,  # the page's author, wherever they are in the list
+                    kind=PaperKind.PREPRINT,
                 )
                 body, paragraph = [], []
             elif current is None:

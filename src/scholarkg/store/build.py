@@ -3,7 +3,8 @@
 ::
 
     read + prepare       records, with the enrichment file and the curation file's pinned facts
-    dedupe               one record per paper (repeats give the kept record their authors);
+    dedupe               one record per paper, repeats combined into the first
+                         (:func:`scholarkg.identity.merge_records`, spooled in the manifest);
                          records whose content and extractor are unchanged are skipped
     extract   (map)      new and changed records -> extractions, staged in the manifest
     link      (reduce)   one Linker over every record of the store, in order of arrival
@@ -35,12 +36,12 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import Problems
+from ..errors import Problems, ScholarKGError, StoreError, disk_full
 from ..graph import iri
 from ..model import Record
 from .disk import GraphStore
 from .emit import Curated, emit_batch, labels_of, source_digest
-from .manifest import pack, unpack
+from .manifest import unpack
 
 __all__ = ["BuildReport", "LocalMapper", "build_store", "run_stages", "curator_for"]
 
@@ -122,12 +123,20 @@ def build_store(
     ``extractor_version`` differs from the one that made them.
     """
     problems = problems if problems is not None else Problems()
-    with GraphStore(store, writable=True) as graph_store:
-        report = run_stages(
-            graph_store, inputs, format=format, problems=problems, mapper=mapper, extractor=extractor,
-            extractor_version=extractor_version, batch_size=batch_size, progress=progress,
-            curation=curation, enrichment=enrichment, snapshot=True,
-        )
+    try:
+        with GraphStore(store, writable=True) as graph_store:
+            report = run_stages(
+                graph_store, inputs, format=format, problems=problems, mapper=mapper, extractor=extractor,
+                extractor_version=extractor_version, batch_size=batch_size, progress=progress,
+                curation=curation, enrichment=enrichment, snapshot=True,
+            )
+    except ScholarKGError:
+        raise
+    except Exception as exc:  # a full disk, from Python, SQLite or RocksDB alike, is exit 5
+        if (reason := disk_full(exc)) is None:
+            raise
+        raise StoreError(f"{store}: {reason} while building; the store keeps what the last finished build wrote, "
+                         "and the next build, with space freed, completes it") from exc
     return report
 
 
@@ -147,18 +156,21 @@ def run_stages(
     snapshot: bool = False,
 ) -> BuildReport:
     """Run every stage of a build into ``target`` (a GraphStore or a MemoryStore)."""
-    from ..pipeline import unique_records
+    from ..identity import merge_records
     from ..readers import read_records
+    from .manifest import RecordSpool
 
     curator = curator_for(curation, enrichment)
-    co_authors: dict[str, list] = {}
     stream = read_records([str(p) for p in inputs], problems, format=format)
     if curator is not None:
         stream = curator.prepare(stream, problems)
-    records = unique_records(stream, problems, co_authors)
     builder = _Builder(target, mapper or LocalMapper(), extractor, extractor_version, batch_size,
                        progress or _no_progress, curator, problems)
-    report = builder.run(records, co_authors, snapshot=snapshot)
+    with RecordSpool(target.manifest.db) as spool:
+        # Repeats are combined into the first record before anything is extracted (the records
+        # wait in the manifest's scratch table, not in memory).
+        records = iter(merge_records(stream, problems, kept=spool))
+        report = builder.run(records, snapshot=snapshot)
     report.problems = problems
     report.curation = Path(curation) if curation is not None else None
     report.enrichment = Path(enrichment) if enrichment is not None else None
@@ -194,11 +206,10 @@ class _Builder:
         finally:
             self.report.cpu[stage] = self.report.cpu.get(stage, 0.0) + time.process_time() - started
 
-    def run(self, records: Iterator[Record], co_authors: dict[str, list], *, snapshot: bool) -> BuildReport:
+    def run(self, records: Iterator[Record], *, snapshot: bool) -> BuildReport:
         start = time.monotonic()
         self.m.db.executescript("DELETE FROM staged; DROP TABLE IF EXISTS temp.targets;")
         self._timed("read and extract", self._extract, records)
-        self._timed("read and extract", self._merge_repeats, co_authors)
         linker = self._timed("link", self._link)
         outcome = self._timed("curate", self._curate, linker)
         self._timed("emit and write", self._emit, outcome.linker if outcome is not None else linker, outcome)
@@ -222,7 +233,7 @@ class _Builder:
             nonlocal next_seq, seen
             for record in records:
                 seen += 1
-                key = iri.paper_key(record.arxiv_id, record.title)
+                key = iri.record_key(record)
                 self.seen.add(key)
                 source = source_digest(record, self.version)
                 known = self.m.known(key)
@@ -239,7 +250,7 @@ class _Builder:
         batch: list = []
         done = 0
         for record, extraction in self.mapper.extract(todo(), self.extractor):
-            key = iri.paper_key(record.arxiv_id, record.title)
+            key = iri.record_key(record)
             seq, source = pending.pop(key)
             batch.append((key, seq, source, record, extraction))
             if len(batch) >= self.batch_size:
@@ -252,29 +263,6 @@ class _Builder:
             done += len(batch)
         self.progress("extracting", done, done)
         log.info("read %d records, %d new or changed", seen, done)
-
-    def _merge_repeats(self, co_authors: dict[str, list]) -> None:
-        """Give each kept record the authors of the repeats of it that were dropped (several
-        profile pages listing one paper), whether it was extracted now or is stored unchanged."""
-        from ..pipeline import with_authors
-
-        for key, extra in co_authors.items():
-            row = self.m.db.execute("SELECT record FROM staged WHERE key = ?", (key,)).fetchone()
-            if row is not None:
-                record = unpack(row[0])
-                merged = with_authors(record, extra)
-                if merged is not record:
-                    self.m.db.execute("UPDATE staged SET record = ? WHERE key = ?", (pack(merged), key))
-                continue
-            row = self.m.db.execute("SELECT seq, source, record, extraction FROM records WHERE key = ?", (key,)).fetchone()
-            if row is None:
-                continue
-            record = unpack(row[2])
-            merged = with_authors(record, extra)
-            if merged is not record:  # stored, unchanged in itself, but with new co-authors
-                self.report.unchanged -= 1
-                self.m.db.execute("INSERT OR REPLACE INTO staged VALUES (?, ?, ?, ?, ?)",
-                                  (key, row[0], row[1], pack(merged), row[3]))
 
     # link -------------------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ a record's text is the same whatever order its statements were made in.
 
 Which named graph holds a statement depends only on its subject:
 
-- the paper, its mentions and its results (IRIs minted from the paper's key) go in the
+- the paper, its mentions, results and authorships (IRIs minted from the paper's key) go in the
   record's own graph, :func:`scholarkg.graph.iri.record_graph`; replacing a record replaces
   that graph;
 - authors, arXiv categories, web pages and the extractor are shared by many records and go
@@ -51,7 +51,7 @@ SHARED = str(iri.store_graph("shared"))
 ENTITIES = str(iri.store_graph("entities"))
 PAIRS = str(iri.store_graph("pairs"))
 CURATIONS = str(iri.store_graph("curations"))
-_OWNED_TEXT = ("<" + ID_BASE + "mention/", "<" + ID_BASE + "result/")
+_OWNED_TEXT = ("<" + ID_BASE + "mention/", "<" + ID_BASE + "result/", "<" + ID_BASE + "authorship/")
 _CREATOR = "<http://purl.org/dc/terms/creator>"
 _LINE_END = re.compile(rb" \.\n")
 
@@ -110,7 +110,7 @@ def labels_of(extraction: Extraction) -> set[str]:
     """Every label of ``extraction`` that the builder resolves to an entity."""
     labels = {m.label for m in extraction.mentions}
     for r in extraction.results:
-        labels.update(x for x in (r.model, r.benchmark, r.metric) if x)
+        labels.update(x for x in (r.model, r.benchmark, r.metric, r.baseline) if x)
     return labels
 
 
@@ -128,7 +128,7 @@ def emit_record(record: Record, extraction: Extraction, resolve, curated: Curate
     from ..graph.builder import record_triples
     from ..graph.cooccurrence import paper_entity_keys
 
-    key = iri.paper_key(record.arxiv_id, record.title)
+    key = iri.record_key(record)
     paper = f"<{iri.paper(key)}>"
     provenance = None
     extra: tuple = ()

@@ -136,8 +136,24 @@ def _entities(store, linker, outcome, load, progress) -> int:
     for key in gone:
         blocks.drop(str(iri.entity(key)))
     _replace(store, "DELETE FROM entities WHERE key = ?", None, ENTITIES, gone, [], b"", load, iri.entity)
+    _scheme(store, blocks, bool(keep), load)
     blocks.save()
     return written
+
+
+def _scheme(store, blocks: _Blocks, described: bool, load) -> None:
+    """The concept scheme the entities are in, while there are entities (loading it again
+    changes nothing)."""
+    from ..graph.bibliographic import entity_scheme_triples
+
+    scheme = str(iri.entity_scheme())
+    if described:
+        data = _text(entity_scheme_triples())
+        blocks.set(scheme, data)
+        load(as_nquads(data, ENTITIES))
+    else:
+        blocks.drop(scheme)
+        remove_subjects(store.ox, ENTITIES, [scheme])
 
 
 def _counted_pairs(store, table: str, select: str, params: tuple, describe, to_iri, load) -> None:

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from ..errors import StoreError
 
-__all__ = ["Manifest", "pack", "unpack", "pack_text", "unpack_text"]
+__all__ = ["Manifest", "RecordSpool", "pack", "unpack", "pack_text", "unpack_text"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
@@ -82,6 +82,70 @@ def unpack(data: bytes):
         return pickle.loads(zlib.decompress(data))
     except Exception as exc:  # pickles from another version of the model classes
         raise StoreError(f"the store was written by an incompatible version of scholarkg ({exc}); rebuild it") from exc
+
+
+class RecordSpool:
+    """A list of records kept in a temporary table of the manifest's database instead of in
+    memory: what :func:`scholarkg.identity.merge_records` needs (``append``, ``len``, reading and
+    replacing by position, iteration in order) for a store build's whole input.
+
+    Writes go in one transaction, committed when iteration starts; iteration reads in chunks,
+    so the build may use the database meanwhile.
+    """
+
+    _CHUNK = 512
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+        self._size = 0
+        db.execute("DROP TABLE IF EXISTS temp.spool")
+        db.execute("CREATE TEMP TABLE spool (slot INTEGER PRIMARY KEY, record BLOB NOT NULL)")
+
+    def _writing(self) -> None:
+        if not self.db.in_transaction:
+            self.db.execute("BEGIN")
+
+    def append(self, record) -> None:
+        self._writing()
+        self.db.execute("INSERT INTO temp.spool VALUES (?, ?)", (self._size, pack(record)))
+        self._size += 1
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __getitem__(self, slot: int):
+        row = self.db.execute("SELECT record FROM temp.spool WHERE slot = ?", (slot,)).fetchone()
+        if row is None:
+            raise IndexError(slot)
+        return unpack(row[0])
+
+    def __setitem__(self, slot: int, record) -> None:
+        self._writing()
+        self.db.execute("UPDATE temp.spool SET record = ? WHERE slot = ?", (pack(record), slot))
+
+    def __iter__(self) -> Iterator:
+        if self.db.in_transaction:
+            self.db.execute("COMMIT")
+        slot = -1
+        while True:
+            rows = self.db.execute("SELECT slot, record FROM temp.spool WHERE slot > ? ORDER BY slot LIMIT ?",
+                                   (slot, self._CHUNK)).fetchall()
+            if not rows:
+                return
+            for slot, blob in rows:
+                yield unpack(blob)
+
+    def __enter__(self) -> RecordSpool:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        try:
+            if self.db.in_transaction:
+                self.db.execute("COMMIT" if exc[0] is None else "ROLLBACK")
+            self.db.execute("DROP TABLE IF EXISTS temp.spool")
+        except sqlite3.Error:
+            if exc[0] is None:
+                raise
 
 
 class Manifest:

@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 DEFAULT_TIMEOUT = 60.0  # seconds
 DEFAULT_MAX_ROWS = 1_000_000
 DEFAULT_MAX_TRIPLES = 5_000_000  # for copies into rdflib (render, JSON-LD, GraphML)
-STORE_EXPORTS = ("turtle", "ntriples", "nquads", "trig")  # copied from the snapshot, or streamed by Oxigraph
+STORE_EXPORTS = ("turtle", "ntriples", "nquads", "trig", "jsonld")  # copied or written from the snapshot, or streamed by Oxigraph
 
 
 def run_store_query(
@@ -117,7 +117,7 @@ _COUNTS = """
 PREFIX skg: <https://w3id.org/scholarkg/ontology#>
 SELECT ?class (COUNT(?s) AS ?n) WHERE {
   VALUES ?class { skg:Paper skg:Author skg:Benchmark skg:Dataset skg:Model skg:Method skg:Task skg:Metric
-                  skg:Result skg:CodeRepository skg:ProjectPage skg:Mention }
+                  skg:Result skg:Improvement skg:CodeRepository skg:ProjectPage skg:Mention }
   ?s a ?class
 } GROUP BY ?class
 """
@@ -145,6 +145,7 @@ def store_summary(store) -> dict:
         "entities": entities,
         "entities_total": sum(entities.values()),
         "results": counts.get("Result", 0),
+        "improvements": counts.get("Improvement", 0),
         "code_repositories": counts.get("CodeRepository", 0),
         "project_pages": counts.get("ProjectPage", 0),
         "mentions": counts.get("Mention", 0),
@@ -170,23 +171,34 @@ def store_graph(store: GraphStore, *, max_triples: int = DEFAULT_MAX_TRIPLES) ->
 
 
 def export_store(store: GraphStore, format: str, output) -> None:
-    """Stream the store to ``output`` (a binary file object) as Turtle, N-Triples, N-Quads or TriG.
+    """Stream the store to ``output`` (a binary file object) as Turtle, N-Triples, N-Quads, TriG
+    or JSON-LD.
 
     Turtle, N-Triples and N-Quads are copied from the sorted snapshot the last build left
     (:mod:`scholarkg.store.snapshot`): Turtle and N-Triples hold the union of the graphs, the
     same bytes as ``build --out`` writes for the same inputs; N-Quads keep one graph per record.
-    TriG is written by Oxigraph from its indexes (whose order depends only on the content, so
-    the same store gives the same bytes).
+    JSON-LD is written from the N-Triples snapshot, subject by subject (the same bytes as the
+    folder build's ``graph.jsonld``). TriG is written by Oxigraph from its indexes (whose order
+    depends only on the content, so the same store gives the same bytes).
     """
     import pyoxigraph as ox
 
-    from .snapshot import SNAPSHOT_FILES, copy_file, snapshot_path, turtle_prefixes
+    from .snapshot import SNAPSHOT_FILES, copy_file, snapshot_path, turtle_prefixes, write_jsonld
 
     if format not in STORE_EXPORTS:
         raise UsageError(f"format {format!r} is not streamed from a store (streamed: {', '.join(STORE_EXPORTS)})")
     try:
         if format in SNAPSHOT_FILES and snapshot_path(store.path, format).is_file():
             copy_file(snapshot_path(store.path, format), output)
+            return
+        if format == "jsonld":
+            ntriples = snapshot_path(store.path, "ntriples")
+            if ntriples.is_file():
+                write_jsonld(ntriples, output)
+            else:  # a store without a snapshot: grouped by subject in memory
+                from ..jsonld import jsonld_bytes
+
+                output.write(jsonld_bytes(quad.triple for quad in store.ox))
             return
         kind = {"turtle": ox.RdfFormat.TURTLE, "ntriples": ox.RdfFormat.N_TRIPLES, "nquads": ox.RdfFormat.N_QUADS, "trig": ox.RdfFormat.TRIG}[format]
         statements = store.ox if format in ("nquads", "trig") else (quad.triple for quad in store.ox)

@@ -103,6 +103,28 @@ def sorted_statements(ntriples: str | Path) -> Iterator:
         yield quad.triple
 
 
+def write_jsonld(ntriples: str | Path, output: IO[bytes]) -> None:
+    """The statements of the N-Triples file ``ntriples`` as JSON-LD (:mod:`scholarkg.jsonld`),
+    one node object per subject in snapshot order: a snapshot holds each subject's statements
+    together, so nothing but the current subject is held in memory."""
+    from ..jsonld import grouped, write_jsonld as write_groups
+
+    buffer: list[str] = []
+    size = 0
+
+    def write(text: str) -> None:
+        nonlocal size
+        buffer.append(text)
+        size += len(text)
+        if size >= 1 << 20:
+            output.write("".join(buffer).encode("utf-8"))
+            buffer.clear()
+            size = 0
+
+    write_groups(grouped(sorted_statements(ntriples)), write)
+    output.write("".join(buffer).encode("utf-8"))
+
+
 def snapshot_path(store_path: str | Path, format: str) -> Path:
     return Path(store_path) / "snapshot" / SNAPSHOT_FILES[format]
 

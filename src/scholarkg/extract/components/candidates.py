@@ -11,6 +11,7 @@ the title's subject): the entity component types them.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
@@ -40,19 +41,24 @@ def is_name_token(token: Token, *, in_title: bool = False) -> bool:
 
 def is_name_word(text: str, *, in_title: bool = False) -> bool:
     """True for words shaped like a coined name: "HarnessDev", "KAIROS", "E-GRPO", "AutoEnv-36"."""
+    return _name_word(text, in_title)
+
+
+@lru_cache(maxsize=131072)
+def _name_word(text: str, in_title: bool) -> bool:
     if len(text) < 2 or text.islower() or text in NOT_NAMES:
         return False
     if in_title and _title_case_compound(text):
         return False
-    if "@" in text or _URLISH.search(text):
-        return False
+    if "@" in text or "_" in text or _URLISH.search(text):
+        return False  # addresses, file names and identifiers ("ECCV_2016_110")
     if not text[0].isalnum() and not text.startswith(("$", "\\")):
         return False
     if _NUMBERISH.match(text):
         return False
     letters = [c for c in text if c.isalpha()]
-    if len(letters) < 2 and not text[0].isalpha():
-        return False
+    if len(letters) < 2:
+        return False  # "A97-1020", "L0": codes, not names
     if _HAS_INNER_CAP.search(text):
         return True
     return bool(_HAS_DIGIT_AND_LETTER.match(text)) and text[0].isalpha() and not text[0].islower()

@@ -25,8 +25,10 @@ from ...model import EntityType
 from ..doctext import found, info
 from ..entity_sources import PRIORITY, Candidate, CandidateSources
 from ..gazetteer import load_gazetteer
-from ..modelnames import parse_model_name
-from ..names import canonical_key, is_acronym
+from ..concepts import GENERIC_MODIFIERS, STRICT_GENERIC_HEADS
+from ..modelnames import parse_model_name, variant_base
+from .terms import GENERIC_HEADS
+from ..names import canonical_key, is_acronym, singular
 
 __all__ = ["EntityMerger", "EntityRecord", "records", "is_generic", "SPANS_KEY", "EXTENSIONS"]
 
@@ -44,8 +46,16 @@ EXTENSIONS = {
     "role_confidence": 0.5,
 }
 
+_DATA_TYPES = frozenset({EntityType.BENCHMARK, EntityType.DATASET})
+_LIST_JOINS = frozenset({",", "and", "or", "/"})
 _VARIANT_WORDS = frozenset({"variant", "extension", "generalization", "generalisation", "modification", "version"})
 _VARIANT_TAIL = re.compile(r"^(?P<base>.+?)-(?P<size>\d+(?:\.\d+)?[BMKbmk])$")
+
+
+def _same_kind(a: EntityType | None, b: EntityType | None) -> bool:
+    """Benchmarks and datasets are one kind of thing, models and methods another."""
+    groups = ({EntityType.BENCHMARK, EntityType.DATASET}, {EntityType.MODEL, EntityType.METHOD})
+    return a == b or any(a in g and b in g for g in groups)
 
 
 def _generic(label: str) -> bool:
@@ -104,6 +114,7 @@ class EntityMerger:
     def __init__(self):
         self.gazetteer = load_gazetteer()
         self.sources = CandidateSources(self.gazetteer)
+        self._hashes: dict[str, int] = {}  # names already in the string store
         # read-only views of the records, for anyone holding a span of doc.spans["entities"]
         for name in EXTENSIONS:
             Span.set_extension(name, getter=_getter(name), force=True)
@@ -118,9 +129,13 @@ class EntityMerger:
         for c in cands:
             c.text = full[idx[c.start] : idx[c.end - 1] + len(words[c.end - 1])]
             c.key = canonical_key(c.text)
+        cands = [c for c in cands if c.key and canonical_key(c.label)]  # "$": no letters or digits, no name
         self._apply_definitions(doc, cands, defined)
         self._type_title_subject(doc, cands)
         self._vote_types(doc, cands)
+        self._type_from_lists(doc, cands)
+        self._type_from_family(cands)
+        self._keep_untyped(cands)
         chosen = self._select(doc, [c for c in cands if c.type is not None])
         chosen += self._other_occurrences(doc, chosen, defined)
         self._mark_title_subject(doc, chosen)
@@ -137,7 +152,13 @@ class EntityMerger:
                 in_title=start_char < title_end,
             ))
         doc.user_data[RECORDS_KEY] = out
-        doc.spans[SPANS_KEY] = [Span(doc, r.start, r.end, label=r.type.value, span_id=r.label) for r in out]
+        strings = doc.vocab.strings
+        hashes = self._hashes
+        for r in out:
+            for name in (r.type.value, r.label):
+                if name not in hashes:
+                    hashes[name] = strings.add(name)
+        doc.spans[SPANS_KEY] = [Span(doc, r.start, r.end, label=hashes[r.type.value], span_id=hashes[r.label]) for r in out]
         return doc
 
     @staticmethod
@@ -177,6 +198,64 @@ class EntityMerger:
                 ref = known[key]
                 c.type, c.label, c.aliases = ref.type, ref.label, ref.aliases
                 c.confidence = max(c.confidence, ref.confidence - 0.05)
+
+    @staticmethod
+    def _type_from_lists(doc: Doc, cands: list[Candidate]) -> None:
+        """A coined name listed with typed names takes their type: "on CUHK03, Market-1501 and
+        DukeMTMC" where one of them is a known dataset; "H2O, SnapKV and GemFilter"."""
+        lower = info(doc).lower
+        names = [c for c in cands if c.source not in {"term", "ner"}]
+        by_end = {c.end: c for c in names if c.type is not None}
+        by_start = {c.start: c for c in names if c.type is not None}
+        for _ in range(2):
+            for c in names:
+                if c.type is not None:
+                    continue
+                before = c.start - 1
+                if before > 0 and lower[before] in {"and", "or"} and lower[before - 1] == ",":
+                    before -= 1
+                after = c.end + (1 if c.end + 1 < len(lower) and lower[c.end] == "," and lower[c.end + 1] in {"and", "or"} else 0)
+                left = by_end.get(before) if before >= 0 and lower[before] in _LIST_JOINS else None
+                right = by_start.get(after + 1) if after < len(lower) and lower[after] in _LIST_JOINS else None
+                ref = left or right
+                if ref is not None:
+                    c.type, c.confidence = ref.type, 0.55
+                    by_end[c.end], by_start[c.start] = c, c
+
+    def _type_from_family(self, cands: list[Candidate]) -> None:
+        """A variant takes the type of its family: "BrowseComp-en" is a benchmark like BrowseComp."""
+        known = {c.key: c.type for c in cands if c.type is not None and c.source not in {"term", "ner"}}
+        for c in cands:
+            if c.type is not None or c.source not in {"name", "title"}:
+                continue
+            got = variant_base(c.text)
+            if got is None:
+                continue
+            key = canonical_key(got[0])
+            entry = self.gazetteer.lookup(got[0])
+            type_ = known.get(key) or (entry.type if entry is not None else None)
+            if type_ is not None:
+                c.type, c.confidence = type_, 0.7
+
+    @staticmethod
+    def _keep_untyped(cands: list[Candidate]) -> None:
+        """A coined name nothing types is still a name: kept as a method, with low confidence.
+
+        Only when it looks coined: not a capitalised English word ("GENERATIVE", "FOR"), not a
+        run of English words longer than a name ("SubmissionAndFormattingInstructions"), and
+        short enough to be one."""
+        from ..lexicon import english_parts, is_english
+
+        for c in cands:
+            if c.type is not None or c.source != "name" or c.end - c.start != 1:
+                continue
+            text = c.text
+            letters = sum(ch.isalpha() for ch in text)
+            if len(text) > 20 or is_english(text.strip("s")) or len(english_parts(text)) >= 3:
+                continue
+            if letters == len(text) and text.isupper() and len(text) <= 2:
+                continue
+            c.type, c.confidence = EntityType.METHOD, 0.35
 
     @staticmethod
     def _other_occurrences(doc: Doc, chosen: list[Candidate], defined: dict[str, Candidate]) -> list[Candidate]:
@@ -249,10 +328,14 @@ class EntityMerger:
     def _select(doc: Doc, cands: list[Candidate]) -> list[Candidate]:
         """Names first, longest first, without overlaps; then terms that do not cut across them.
 
-        A term may contain a name ("pretrained ResNet models" around "ResNet"): the paper names
-        both, so both are kept.
+        A term may contain a name when it says more than the name: "ResNet feature pyramids" keeps
+        both, but "the MMLU benchmark" or "pretrained ResNet models" is the name alone (its other
+        words are generic). A dataset is never glued to a task: "SQuAD question answering" is
+        SQuAD and "question answering".
         """
+        lower = info(doc).lower
         weak = {"ner", "term"}
+        taken: dict[tuple[int, int], Candidate] = {}  # span -> the name chosen there
         order = sorted(cands, key=lambda c: (c.source in weak, -(c.end - c.start), -PRIORITY.get(c.source, 0), c.start))
         owner: dict[int, tuple[int, int]] = {}  # token -> the chosen span covering it
         chosen: list[Candidate] = []
@@ -265,9 +348,29 @@ class EntityMerger:
                 # a term may contain whole names, but never cut one or sit inside one
                 if any(s < c.start or e > c.end or (s, e) == (c.start, c.end) for s, e in covered):
                     continue
+                inside = set().union(*(range(s, e) for s, e in covered))
+                rest = [lower[i] for i in range(c.start, c.end) if i not in inside]
+                names_inside = [taken[s] for s in dict.fromkeys(covered) if taken[s].label != taken[s].label.lower()]
+                if names_inside and all(w in GENERIC_MODIFIERS or singular(w) in STRICT_GENERIC_HEADS or w in GENERIC_HEADS
+                       or not w[:1].isalnum() for w in rest):
+                    if len(names_inside) == 1 and names_inside[0].start == c.start:
+                        # "the COCO dataset": the name as the text writes it is an alias of the name
+                        name = names_inside[0]
+                        name.aliases = tuple(dict.fromkeys((*name.aliases, c.text)))
+                    continue  # "the MMLU benchmark", "pretrained ResNet models": the name says it all
+                first = taken.get(min(covered))
+                if (first is not None and first.start == c.start and first.type in _DATA_TYPES
+                        and c.type is EntityType.TASK and first.end < c.end):
+                    c.start = first.end  # "SQuAD question answering" -> "question answering"
+                    c.text = info(doc).text[info(doc).idx[c.start] : info(doc).end_char(c.end - 1)]
+                    c.label = c.text if any(ch.isupper() for ch in c.text[1:]) else c.text.lower()
+                    c.key = canonical_key(c.text)
+                    if any(o.source in weak and (o.start, o.end) == (c.start, c.end) for o in chosen):
+                        continue
                 chosen.append(c)
                 continue
             chosen.append(c)
+            taken[(c.start, c.end)] = c
             for i in range(c.start, c.end):
                 owner[i] = (c.start, c.end)
         return chosen
@@ -280,6 +383,8 @@ class EntityMerger:
             for a in c.aliases:
                 by_key.setdefault(canonical_key(a), c)
         for c in chosen:
+            if c.parent is None and c.source not in {"term", "ner"}:
+                c.parent = self._family(c, by_key)
             if c.gazetteer or c.source in {"term", "ner"}:
                 continue
             names = [c.label, *c.aliases]
@@ -294,6 +399,22 @@ class EntityMerger:
                         break
             if c.derived_from is None and c.type in (EntityType.METHOD, EntityType.MODEL):
                 c.derived_from = self._base_of(names, by_key, c) or self._stated_base(doc, c, chosen)
+
+    def _family(self, c: Candidate, by_key: dict[str, Candidate]) -> str | None:
+        """The family of a variant name ("MiroThinker-v1.0" -> "MiroThinker", "BrowseComp-en" ->
+        "BrowseComp"): a version or variant tail always makes one; a bare number ("Set14",
+        "AutoEnv-36") only when the base is a known name of the same kind of thing."""
+        got = variant_base(c.label)
+        if got is None:
+            return None
+        base, strong = got
+        ref = by_key.get(canonical_key(base))
+        entry = self.gazetteer.lookup(base)
+        if ref is not None and ref is not c and _same_kind(ref.type, c.type):
+            return ref.label
+        if entry is not None and _same_kind(entry.type, c.type):
+            return entry.canonical
+        return base if strong and ref is None and entry is None else None
 
     @staticmethod
     def _stated_base(doc: Doc, c: Candidate, chosen: list[Candidate]) -> str | None:

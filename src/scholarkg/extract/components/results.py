@@ -1,18 +1,26 @@
-"""Scores stated in the text, as (model, benchmark, metric, value, unit) results.
+"""Figures stated in the text: absolute scores, and improvements against a baseline.
 
-A number becomes a result only when the sentence ties it to a benchmark or a metric:
+A number becomes a **score** (``change`` unset) only when the sentence ties it to a benchmark or a
+metric:
 
-- ``BENCH (48.6%)``, ``BENCH (up 12.56)``            benchmark in front, value in brackets
-- ``48.6% [METRIC] on [the] BENCH``                  value, optional metric, "on" benchmark
-- ``METRIC of 71.8%``, ``R^2 = 0.998``               metric, then the value
-- ``94.7% average recovery``                         value, then a short metric phrase
-- ``..., versus 80.9% for MOPD``                     "for X" names the model of that value
+- ``BENCH (48.6%)``, ``MODEL (81.3)``                 a name in front, the value in brackets
+- ``48.6% [METRIC] on [the] BENCH``                   value, optional metric, "on" benchmark
+- ``METRIC of 71.8%``, ``BENCH: 82.1``, ``BENCH 82.1`` a metric or benchmark, then the value
+- ``94.7% average recovery``                          value, then a short metric phrase
+- ``..., versus 80.9% for MOPD``, ``3.1 dB for X``    "for X" names the model of that value
+- ``X solves 12.5% of the tasks`` on a benchmark named in the sentence
+- ``82.1, 45.3 and 67.0 on A, B and C, respectively`` values paired with benchmarks in order
 
-Bounds ("below 1%", "more than 50%"), changes ("reduces ... by 70.7%"), ranges and counts
-("38,000 hours", "134 tasks") are not results. The model is the "for X" name, else the nearest
-model or method before the value that the paper itself presents, else the paper's introduced
-model or method. ``Doc._.results`` holds :class:`ResultSpan` values; every value is text of
-the document, so no result exists without a number in the text.
+A number is an **improvement** (``change`` set) when the text says it is a change: "up 12.56",
+"+2.3 F1", "improves ... by 2.3", "reduces ... by 70.7%", "1.4 BLEU above the baseline", "70.7%
+fewer steps", "a 26% relative improvement". Its baseline is the system the sentence compares
+with ("over FRONT", "compared to X"), when it names one.
+
+Not figures at all: bounds ("below 1%", "more than 50%"), ranges ("1% to 5%", "12-49%"),
+counts ("38,000 hours", "134 tasks") and statistics about the paper's own analysis (a fit's
+R², p-values). The model is the "for X" name, else the nearest model or method before the
+value that the paper itself presents, else the paper's introduced model or method.
+``Doc._.results`` holds :class:`ResultSpan` values; every value is text of the document.
 """
 
 from __future__ import annotations
@@ -24,15 +32,17 @@ from decimal import Decimal
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from ...model import EntityType, Role
+from ...model import Change, EntityType, Role
 from ..doctext import info
+from ..names import canonical_key
 from ..numbers import Value, find_values
 from .entities import EntityRecord, is_generic, records
 
 __all__ = ["ResultSpan", "ResultFinder"]
 
-_BOUNDS = frozenset({"below", "above", "under", "over", "least", "most", "than", "by", "within", "around",
-                     "approximately", "nearly", "almost", "roughly", "about", "exceeding", "only"})
+_BOUNDS = frozenset({"below", "above", "under", "over", "least", "most", "than", "within", "around",
+                     "approximately", "nearly", "almost", "roughly", "about", "exceeding", "only", "<", ">",
+                     "\u2264", "\u2265", "~", "between", "by"})
 _COUNT_NOUNS = frozenset(
     """hours hour days day minutes seconds tasks task steps step parameters experts samples examples
     instances models benchmarks domains languages times epochs layers usd dollars gpus tokens words
@@ -41,23 +51,48 @@ _COUNT_NOUNS = frozenset(
     trajectories agents tools turns rounds iterations runs seeds million billion thousand k m b
     papers articles hours. months years weeks nodes edges graphs sub""".split()
 )
-# A measured change, not a score: "26% smaller model size", "+1.8% absolute improvement".
-_CHANGE_WORDS = frozenset(
-    """smaller larger less fewer lower higher more faster slower improvement improvements gain gains
-    reduction reductions increase increases decrease decreases better worse relative absolute
-    speedup speed-up boost drop margin fewer cheaper shorter longer saving savings""".split()
+# Words after a value that make it a change, with the direction they give.
+_INCREASE_AFTER = frozenset(
+    """improvement improvements gain gains increase increases boost boosts higher more better faster
+    larger greater speedup speed-up above over margin advantage""".split()
 )
+_DECREASE_AFTER = frozenset(
+    """reduction reductions decrease decreases drop drops lower less fewer smaller cheaper shorter
+    saving savings below""".split()
+)
+_BASELINE_WORDS = frozenset({"the", "prior", "previous", "baseline", "baselines", "strongest", "best", "existing",
+                             "its", "their", "state-of-the-art", "sota", "vanilla", "standard"})
+_NEUTRAL_AFTER = frozenset({"relative", "absolute", "point", "points", "pp", "percentage"})
+# Verbs before "by VALUE" that make it a change.
+_INCREASE_VERBS = frozenset(
+    """improve improves improved improving outperform outperforms outperformed outperforming boost
+    boosts boosted boosting increase increases increased increasing raise raises raised raising
+    surpass surpasses surpassed surpassing exceed exceeds exceeded exceeding beat beats enhance
+    enhances enhanced enhancing gain gains gained""".split()
+)
+_DECREASE_VERBS = frozenset(
+    """reduce reduces reduced reducing decrease decreases decreased decreasing cut cuts cutting lower
+    lowers lowered lowering shrink shrinks drop drops dropped""".split()
+)
+_SOLVE_VERBS = frozenset({"solves", "solve", "solved", "solving", "resolves", "resolve", "resolved", "completes",
+                          "complete", "completed", "answers", "answered", "passes", "passed"})
+# Statistics about the paper's own analysis, not scores of a system.
+_STATISTICS = frozenset({"r 2", "r2", "r\u00b2", "p", "p value", "coefficient of determination", "pearson r",
+                         "standard deviation", "std", "confidence interval"})
 _METRIC_STOP = frozenset({"on", "in", "for", "with", "and", "or", "at", "of", "by", "over", "than", "versus",
                           "vs", "vs.", "compared", "while", "which", "that", "the", "a", "an", "across", "to"})
+_BARE_METRICS = frozenset({"score", "scores", "accuracy", "error", "precision", "recall", "f1", "auc", "bleu"})
 _DATA = {EntityType.BENCHMARK, EntityType.DATASET}
 _SYSTEMS = {EntityType.MODEL, EntityType.METHOD}
 _WEAK = {"term", "ner"}
 _DIGIT = re.compile(r"\d")
+_RANGE_DASH = re.compile(r"^\s*(?:-|\u2013|to)\s*\$?\d")
+_RANGE_END = re.compile(r"\d\s*(?:\\?%|percent)?\$?\s*(?:-|\u2013|to)\s*\$?$")
 
 
 @dataclass(frozen=True, slots=True)
 class ResultSpan:
-    """A result found in a ``Doc``: character offsets of the value, names as entity labels."""
+    """A figure found in a ``Doc``: character offsets of the value, names as entity labels."""
 
     value: Decimal
     unit: str | None
@@ -70,6 +105,7 @@ class ResultSpan:
     metric: str | None
     baseline: str | None
     confidence: float
+    change: Change | None = None
 
 
 def _entity_at(ents: list[EntityRecord], i: int) -> EntityRecord | None:
@@ -82,7 +118,20 @@ def _entity_at(ents: list[EntityRecord], i: int) -> EntityRecord | None:
     return None
 
 
+def _is_statistic(label: str | None) -> bool:
+    return label is not None and canonical_key(label) in _STATISTICS
+
+
 _generic = is_generic
+
+
+class _Sentence:
+    """What the rules need to know about one sentence."""
+
+    __slots__ = ("s0", "s1", "c0", "c1", "ents", "values")
+
+    def __init__(self, s0, s1, c0, c1, ents, values):
+        self.s0, self.s1, self.c0, self.c1, self.ents, self.values = s0, s1, c0, c1, ents, values
 
 
 class ResultFinder:
@@ -92,13 +141,13 @@ class ResultFinder:
 
     def __call__(self, doc: Doc) -> Doc:
         found: list[ResultSpan] = []
-        if not _DIGIT.search(info(doc).text):
+        view = info(doc)
+        if not _DIGIT.search(view.text):
             doc._.results = found
             return doc
         ents = records(doc)
-        view = info(doc)
         main = self._main_system(ents, view.title_end)
-        text = info(doc).text
+        text = view.text
         for s0, s1 in view.sents:
             if s1 <= s0:
                 continue
@@ -106,13 +155,18 @@ class ResultFinder:
             values = find_values(text[c0:c1])
             if not values:
                 continue
-            sent_ents = [e for e in ents if s0 <= e.start < s1]
+            sent = _Sentence(s0, s1, c0, c1, [e for e in ents if s0 <= e.start < s1], values)
+            paired = self._respectively(doc, view, sent, main)
+            if paired:
+                found.extend(paired)
+                continue
             previous_metric: str | None = None
             for v in values:
-                r = self._result(doc, view, (s0, s1, c0, c1), sent_ents, v, main, previous_metric)
+                r = self._result(doc, view, sent, v, main, previous_metric)
                 if r is not None:
                     found.append(r)
-                    previous_metric = r.metric or previous_metric
+                    if r.change is None:
+                        previous_metric = r.metric or previous_metric
         doc._.results = found
         return doc
 
@@ -127,39 +181,50 @@ class ResultFinder:
         in_title = [e for e in named if e.start_char < title_end and e.role is not Role.COMPARES_WITH]
         return in_title[0] if in_title else None
 
-    def _result(self, doc: Doc, view, sent, ents: list[EntityRecord], v: Value, main: EntityRecord | None,
+    # -- one value ---------------------------------------------------------------------------
+    def _tokens(self, doc: Doc, sent: _Sentence, v: Value) -> tuple[int, int] | None:
+        span = doc.char_span(sent.c0 + v.start, sent.c0 + v.end, alignment_mode="expand")
+        return None if span is None else (span.start, span.end)
+
+    def _result(self, doc: Doc, view, sent: _Sentence, v: Value, main: EntityRecord | None,
                 previous_metric: str | None) -> ResultSpan | None:
-        s0, s1, c0, c1 = sent
+        s0, s1, ents = sent.s0, sent.s1, sent.ents
         words, lower = view.words, view.lower
-        start_char = c0 + v.start
-        end_char = c0 + v.end
-        span = doc.char_span(start_char, end_char, alignment_mode="expand")
-        if span is None:
+        where = self._tokens(doc, sent, v)
+        if where is None:
             return None
-        first, last = span.start, span.end  # token indices of the value
+        first, last = where
         if any(e.start <= first < e.end and e.source not in _WEAK for e in ents):
             return None  # a number inside a name
+        after_text = view.text[sent.c0 + v.end : sent.c1]
+        before_text = view.text[max(sent.c0, sent.c0 + v.start - 12) : sent.c0 + v.start]
+        if _RANGE_DASH.match(after_text) or _RANGE_END.search(before_text):
+            return None  # "1% to 5%", "12-49%": a range
         prev = lower[first - 1] if first > s0 else ""
         prev2 = lower[first - 2] if first - 1 > s0 else ""
-        gain = prev == "up"
-        if not gain and (prev in _BOUNDS or prev2 in {"less", "more", "at", "up"}):
+        change = self._change(view, sent, v, first, last, prev, prev2)
+        if change is None and (prev in _BOUNDS or prev2 in {"less", "more", "at", "up"}):
             return None
         nxt = lower[last] if last < s1 else None
-        if v.unit is None and nxt is not None and nxt in _COUNT_NOUNS:
+        if v.unit is None and change is None and nxt is not None and nxt in _COUNT_NOUNS:
             return None
-        benchmark = metric = model = baseline = None
+        benchmark = metric = model = None
         confidence = 0.0
-        # BENCH ( value )  /  BENCH ( up value )
-        open_i = first - (2 if gain else 1)
+        # NAME ( value ): a benchmark, metric or system in front, the value in brackets
+        open_i = first - (2 if prev in {"up", "+"} else 1)
+        front_system = None
         if open_i > s0 and words[open_i] == "(":
             e = _entity_at(ents, open_i - 1)
             if e is not None and e.type in _DATA:
                 benchmark, confidence = e.label, 0.85
             elif e is not None and e.type is EntityType.METRIC:
                 metric, confidence = e.label, 0.75
-        # value [metric words] on [the] BENCH
+            elif e is not None and e.type in _SYSTEMS and not _generic(e):
+                front_system = e
+        # value [metric words] on [the] BENCH / for MODEL
         j = last
         metric_words: list[str] = []
+        solved = prev in _SOLVE_VERBS
         while j < s1 and j - last <= 5:
             low = lower[j]
             e = _entity_at(ents, j)
@@ -180,30 +245,41 @@ class ResultFinder:
                 if e is not None and e.type in _SYSTEMS:
                     model = e.label
                 break
+            if low == "of" and solved:
+                break
             word = words[j]
             if not word.isalpha() or low in _METRIC_STOP or word[:1].isupper():
                 break
+            if low in _INCREASE_AFTER or low in _DECREASE_AFTER or low in _NEUTRAL_AFTER:
+                break
             metric_words.append(word)
             j += 1
-        if {w.lower() for w in metric_words} & _CHANGE_WORDS or (metric and set(metric.lower().split()) & _CHANGE_WORDS):
+        if _is_statistic(metric):
             return None
-        if prev == "+" or (nxt is not None and nxt in _CHANGE_WORDS):
-            return None
-        if metric is None and metric_words and v.unit == "%" and len(metric_words) <= 3:
+        if metric is None and metric_words and v.unit == "%" and len(metric_words) <= 3 and change is None:
             metric = " ".join(metric_words)
             confidence = max(confidence, 0.6)
-        # METRIC [of|=|:|is|reaching|to] value; "the GLUE score to 80.5%", "SQuAD v1.1 ... F1 to 93.2"
+        # METRIC [of|=|:|is|reaching|to] value; "BENCH: 82.1"; "the GLUE score to 80.5%"
         k = first - 1
-        while k > s0 and lower[k] in {"of", "=", ":", "is", "reaching", "reaches", "a", "an", "at", "(", "to", "was"}:
+        while k > s0 and lower[k] in {"of", "=", ":", "is", "reaching", "reaches", "a", "an", "at", "(", "to", "was", "by"}:
             k -= 1
-        e = _entity_at(ents, k)
+        if k >= s0 and _is_statistic(words[k]) or (k >= s0 and words[k] in {"p", "R^2", "R\u00b2"}):
+            return None  # "R^2 = 0.998", "p < 0.05"
+        e = _entity_at(ents, k) if k >= s0 else None
         metric_start = None
-        if e is not None and e.type is EntityType.METRIC and k < first:
+        if e is not None and k < first and e.type is EntityType.METRIC:
+            if _is_statistic(e.label):
+                return None
             metric = metric or e.label
             confidence = max(confidence, 0.75)
             metric_start = e.start
-        elif k < first and lower[k] in {"score", "scores"}:
+        elif e is not None and k < first and e.type in _DATA and benchmark is None and e.end == k + 1 and (
+                k == first - 1 or lower[first - 1] in {":", "=", "of"}):
+            benchmark, confidence = e.label, max(confidence, 0.7)  # "GSM8K 82.1", "MMLU: 71.2"
+        elif k < first and lower[k] in _BARE_METRICS and metric is None:
             metric_start = k
+            if lower[k] not in {"score", "scores"}:
+                metric, confidence = words[k], max(confidence, 0.6)
         if metric_start is not None and benchmark is None:
             # a benchmark named just before the metric: "MultiNLI accuracy", "GLUE score"
             j = metric_start - 1
@@ -213,28 +289,119 @@ class ResultFinder:
                     benchmark, confidence = e.label, max(confidence, 0.75)
                     break
                 j -= 1
-        if gain and benchmark is not None:
-            confidence = 0.7
+        if change is not None:
+            return self._improvement(view, sent, v, first, change, model, benchmark, metric, main)
+        if front_system is not None and model is None:
+            model = front_system.label
         if metric is None and benchmark is None and previous_metric and (
-            model is not None or prev in {"versus", "vs", "vs.", "than", "while", "against"}
+            model is not None or prev in {"versus", "vs", "vs.", "than", "while", "against", "with"}
         ):
             # "94.7% average recovery, versus 80.9% for MOPD": the same measure, another system
             metric, confidence = previous_metric, 0.6
-        if benchmark is None and metric is not None:
+        if benchmark is None and (metric is not None or model is not None or solved):
             # "On the WMT 2014 English-to-French task, our model ... BLEU score of 41.8"
-            data = [e for e in ents if e.type in _DATA and e.start > s0 and (
-                lower[e.start - 1] in {"on", "in"}
-                or (e.start - 1 > s0 and lower[e.start - 1] in {"the", "a"} and lower[e.start - 2] in {"on", "in"}))]
+            data = self._sentence_data(lower, ents, s0)
             if len({e.label for e in data}) == 1:
                 benchmark, confidence = data[0].label, min(max(confidence, 0.6), 0.65)
         if benchmark is None and metric is None:
             return None
         if model is None:
-            model, baseline = self._model_before(ents, s0, first, main)
-        if not gain:
-            baseline = None
-        return ResultSpan(v.value, v.unit or ("points" if gain else None), start_char, end_char,
-                          c0, c1, model, benchmark, metric, baseline, round(confidence, 3))
+            model, _ = self._model_before(ents, s0, first, main)
+        return ResultSpan(v.value, v.unit, sent.c0 + v.start, sent.c0 + v.end, sent.c0, sent.c1, model, benchmark,
+                          metric, None, round(confidence, 3))
+
+    @staticmethod
+    def _sentence_data(lower: list[str], ents: list[EntityRecord], s0: int) -> list[EntityRecord]:
+        """Benchmarks the sentence evaluates on: after "on"/"in" (or "on the")."""
+        return [e for e in ents if e.type in _DATA and e.start > s0 and (
+            lower[e.start - 1] in {"on", "in"}
+            or (e.start - 1 > s0 and lower[e.start - 1] in {"the", "a"} and lower[e.start - 2] in {"on", "in"}))]
+
+    @staticmethod
+    def _change(view, sent: _Sentence, v: Value, first: int, last: int, prev: str, prev2: str) -> Change | None:
+        """Increase or decrease when the text says the value is a change, else None."""
+        lower = view.lower
+        s0, s1 = sent.s0, sent.s1
+        if prev == "up" or prev == "+" or v.text.startswith("+"):
+            return Change.INCREASE
+        if v.text.startswith(("-", "\u2212")):
+            return Change.DECREASE
+        # "70.7% fewer steps", "1.4 BLEU above the baseline", "a 26% relative improvement"
+        for k in range(last, min(s1, last + 4)):
+            low = lower[k]
+            if low in {"over", "above"}:
+                # "1.4 BLEU above the baseline", "2.1 points over FRONT"; not "58.2% over 10 runs"
+                nxt = view.words[k + 1] if k + 1 < s1 else ""
+                if nxt.lower() in _BASELINE_WORDS or nxt[:1].isupper():
+                    return Change.INCREASE
+                break
+            if low in _INCREASE_AFTER:
+                return Change.INCREASE
+            if low in _DECREASE_AFTER:
+                return Change.DECREASE
+            if low in {"on", "for", "in", ",", ";", "and", "(", ")"}:
+                break
+        # "improves accuracy by 2.3", "reduces the steps on BrowseComp by 70.7%"
+        if prev == "by":
+            k = first - 2
+            while k >= s0 and first - k <= 12:
+                low = lower[k]
+                if low in _INCREASE_VERBS:
+                    return Change.INCREASE
+                if low in _DECREASE_VERBS:
+                    return Change.DECREASE
+                k -= 1
+        return None
+
+    def _improvement(self, view, sent: _Sentence, v: Value, first: int, change: Change, model: str | None,
+                     benchmark: str | None, metric: str | None, main: EntityRecord | None) -> ResultSpan | None:
+        lower = view.lower
+        ents = sent.ents
+        s0 = sent.s0
+        subject, baseline = self._model_before(ents, s0, first, main)
+        model = model or subject
+        if baseline is None:
+            # "over FRONT", "than X", "compared to X" anywhere in the sentence
+            for e in ents:
+                if e.type in _SYSTEMS and e.role is Role.COMPARES_WITH and e.label != model:
+                    baseline = e.label
+                    break
+        if benchmark is None:
+            data = self._sentence_data(lower, ents, s0)
+            if len({e.label for e in data}) == 1:
+                benchmark = data[0].label
+        if model is None and baseline is None and benchmark is None and metric is None:
+            return None
+        unit = v.unit
+        if unit is None and first > s0 and lower[first - 1] == "up":
+            unit = "points"
+        return ResultSpan(abs(v.value), unit, sent.c0 + v.start, sent.c0 + v.end, sent.c0, sent.c1, model, benchmark,
+                          metric, baseline, 0.7 if benchmark else 0.6, change)
+
+    # -- "82.1, 45.3 and 67.0 on A, B and C, respectively" --------------------------------------
+    def _respectively(self, doc: Doc, view, sent: _Sentence, main: EntityRecord | None) -> list[ResultSpan]:
+        lower = view.lower
+        if "respectively" not in lower[sent.s0 : sent.s1]:
+            return []
+        spots = []
+        for v in sent.values:
+            where = self._tokens(doc, sent, v)
+            if where is not None:
+                spots.append((v, where))
+        data = [e for e in sent.ents if e.type in _DATA]
+        if len(spots) < 2 or len(spots) != len(data):
+            return []
+        last_value = spots[-1][1][1]
+        if not all(e.start >= last_value for e in data) or len({e.label for e in data}) != len(data):
+            return []
+        metric = next((e.label for e in sent.ents if e.type is EntityType.METRIC and e.start < data[0].start
+                       and not _is_statistic(e.label)), None)
+        out = []
+        for (v, (first, _)), e in zip(spots, data):
+            model, _ = self._model_before(sent.ents, sent.s0, first, main)
+            out.append(ResultSpan(v.value, v.unit, sent.c0 + v.start, sent.c0 + v.end, sent.c0, sent.c1, model,
+                                  e.label, metric, None, 0.7))
+        return out
 
     @staticmethod
     def _model_before(ents: list[EntityRecord], s0: int, first: int, main: EntityRecord | None):

@@ -2,9 +2,11 @@
 
 Rules over the sentence of each mention:
 
-- **introduces**: a first-person or "this paper" sentence with an introducing verb ("we
-  propose / introduce / present / develop ... X", "this paper introduces X", "a model named
-  X"), X after the verb; or X is the subject of the title ("HarnessDev: ...").
+- **introduces**: a first-person or "this paper" sentence with an introducing or naming verb
+  ("we propose / introduce / present / develop ... X", "this paper introduces X", "a model
+  named / dubbed / termed X", "we call / name it X"), X after the verb; a cue after X ("X,
+  which we release", "X (ours)"); or X is the subject of the title ("HarnessDev: ...").
+  A name the gazetteer knows is introduced all the same when the text says so.
 - **comparesWith**: X follows a comparison cue ("outperforms X", "compared to X", "than X",
   "baselines such as X", "unlike X").
 - **evaluatesOn**: a benchmark or dataset in a sentence about experiments or scores, or after
@@ -24,6 +26,7 @@ from spacy.tokens import Doc
 
 from ...model import EntityType, Role
 from ..doctext import info
+from ..cues import head_type
 from .entities import EntityRecord, is_generic, records
 
 __all__ = ["RoleTagger", "sentence_role"]
@@ -34,7 +37,8 @@ _INTRO_VERBS = frozenset(
     builds built construct constructs constructed create creates created release releases
     released contribute contributes curate curates curated collect collected formulate
     formulates offer offers devise devises devised
-    implement implements named called dubbed termed coined""".split()
+    implement implements named called dubbed termed coined call calls name names dub dubs term terms
+    coin denote denotes""".split()
 )
 _SELF = frozenset({"we", "our", "this", "here", "paper", "work", "study", "report", "article", "us"})
 _COMPARE = frozenset(
@@ -86,6 +90,11 @@ def sentence_role(doc: Doc, r: EntityRecord) -> tuple[Role, float]:
     prev = lower[r.start - 1] if r.start > sent_start else ""
     if not generic and prev in {"our", "proposed"} and r.type.value in _ROLE_TYPES:
         return Role.INTRODUCES, 0.65  # "our Past Decode Regularization (PDR) method", "the proposed DFN"
+    prev2 = lower[r.start - 2] if r.start - 1 > sent_start else ""
+    if not generic and prev2 in {"our", "proposed"} and prev.isalpha() and head_type(prev) is not None:
+        return Role.INTRODUCES, 0.65  # "our planner StepWise", "the proposed method FooNet"
+    if not generic and _introduced_after(lower, r.end, sent_end):
+        return Role.INTRODUCES, 0.75  # "KiloBench, which we release", "FooNet (ours)"
     words_before = set(lower[sent_start : r.start])
     blocked_intro = False  # a preposition or clause word between the verb and the name
     i = r.start - 1
@@ -126,6 +135,23 @@ def sentence_role(doc: Doc, r: EntityRecord) -> tuple[Role, float]:
         if (words_before | after) & _EVAL:
             return Role.EVALUATES_ON, 0.65
     return Role.MENTIONS, 0.5
+
+
+_AFTER_INTRO = frozenset({"release", "introduce", "propose", "present", "develop", "build", "construct",
+                          "create", "design", "call", "name", "term", "dub", "contribute", "open-source", "curate"})
+
+
+def _introduced_after(lower: list[str], end: int, sent_end: int) -> bool:
+    """ "X, which we release ...", "X, that we propose", "X (ours)", "X, our new benchmark"."""
+    words = lower[end : min(sent_end, end + 5)]
+    if words[:3] == ["(", "ours", ")"]:
+        return True
+    if len(words) >= 2 and words[0] == "," and words[1] == "our" and len(words) >= 3 and words[2] in {"new", "proposed"}:
+        return True
+    if len(words) >= 4 and words[0] == "," and words[1] in {"which", "that"} and words[2] == "we":
+        verb = words[3]
+        return verb in _AFTER_INTRO or verb.rstrip("sd") in _AFTER_INTRO or verb[:-2] in _AFTER_INTRO
+    return False
 
 
 class RoleTagger:

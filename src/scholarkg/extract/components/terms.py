@@ -19,6 +19,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from ...model import EntityType
+from ..concepts import STRICT_GENERIC_HEADS, concept_key, is_group, is_specific, trim_start
 from ..cues import FUNCTION_WORDS
 from ..doctext import Found, info, set_found
 from ..tokenizer import MODIFIER_SUFFIXES
@@ -201,11 +202,27 @@ class TermFinder:
             # a sentence-initial capitalised word is only kept if it is not a common word
             if start == sent_start and lower[start] in FUNCTION_WORDS:
                 start += 1
+            start = trim_start(words, start, i)  # "seven language models" -> "language models"
+            generic = head in GENERIC_HEADS or head in STRICT_GENERIC_HEADS
             if head in GENERIC_HEADS and all(lower[k] in _VAGUE for k in range(start, i)):
                 continue  # "the model", "eight learning methods", "valuable learning"
-            spans.append(Found(start, i + 1, type_.value))
-        set_found(doc, SPANS_KEY, spans)
+            if not is_specific(words, start, i, generic) or is_group(text, words, start, i):
+                continue  # "a differentiable model", "downstream benchmarks"
+            spans.append(Found(start, i + 1, type_.value, head in STRICT_GENERIC_HEADS))
+        set_found(doc, SPANS_KEY, self._title_only(view, spans))
         return doc
+
+    @staticmethod
+    def _title_only(view, spans: list[Found]) -> list[Found]:
+        """Drop generic-headed phrases that only the title uses ("An Interactive Benchmark")."""
+        title_end = view.title_end
+        if not title_end or not any(view.idx[f.start] < title_end for f in spans):
+            return [Found(f.start, f.end, f.label) for f in spans]
+        lower = view.lower
+        in_abstract = {concept_key(" ".join(lower[f.start : f.end])) for f in spans if view.idx[f.start] >= title_end}
+        return [Found(f.start, f.end, f.label) for f in spans
+                if view.idx[f.start] >= title_end or not f.key
+                or concept_key(" ".join(lower[f.start : f.end])) in in_abstract]
 
 
 @Language.factory("scholarkg_terms", default_config={"max_words": 5})

@@ -1,0 +1,83 @@
+"""What an endpoint answers from, decided and opened in this one place.
+
+Three ways to serve a store:
+
+``read-only``
+    the on-disk database, opened read-only by each engine process; the endpoint holds the
+    store's shared lock for as long as it runs, so no build writes underneath it;
+``read-write``
+    the on-disk database opened for writing by a single engine process (``--allow-update``);
+    the endpoint holds the store's exclusive lock;
+``in-memory``
+    a copy in memory (``--in-memory``): the store is dumped once as N-Quads into the process
+    that forks the engines, which then share the copy's pages; the lock is held only while
+    the copy is made, so builds may go on, and the endpoint keeps its snapshot.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from ..errors import UsageError
+
+__all__ = ["StoreSource", "choose_source", "MODES"]
+
+MODES = ("read-only", "read-write", "in-memory")
+
+
+@dataclass(frozen=True)
+class StoreSource:
+    path: Path
+    mode: str
+
+    @property
+    def location(self) -> Path:
+        return self.path / "oxigraph"
+
+    @property
+    def writable(self) -> bool:
+        return self.mode == "read-write"
+
+    def lock(self) -> int:
+        """Check the folder is a store and take its lock; returns the descriptor holding it."""
+        from ..store.disk import check_store, lock_store
+
+        check_store(self.path)
+        return lock_store(self.path, writable=self.writable)
+
+    def dump(self, output: BinaryIO) -> None:
+        """Write every statement of the store to ``output`` as N-Quads (for the in-memory copy)."""
+        import pyoxigraph
+
+        from ..store import GraphStore
+
+        with GraphStore(self.path) as store:
+            store.ox.dump(output, pyoxigraph.RdfFormat.N_QUADS)
+
+    def open(self, copy: BinaryIO | None = None):
+        """The :class:`pyoxigraph.Store` an engine process answers from.
+
+        For ``in-memory``, ``copy`` is the N-Quads stream :meth:`dump` writes; the others open
+        the database folder themselves (in the engine process, never before a fork).
+        """
+        import pyoxigraph
+
+        if self.mode == "in-memory":
+            store = pyoxigraph.Store()
+            if copy is not None:
+                store.bulk_load(copy, format=pyoxigraph.RdfFormat.N_QUADS)
+            return store
+        if self.mode == "read-write":
+            return pyoxigraph.Store(os.fspath(self.location))
+        return pyoxigraph.Store.read_only(os.fspath(self.location))
+
+
+def choose_source(store: str | Path, *, in_memory: bool = False, allow_update: bool = False) -> StoreSource:
+    """How to serve ``store`` given the command-line choices."""
+    if in_memory and allow_update:
+        raise UsageError("updates to an in-memory copy would be lost: give --allow-update or --in-memory, not both")
+    mode = "in-memory" if in_memory else "read-write" if allow_update else "read-only"
+    return StoreSource(Path(store), mode)

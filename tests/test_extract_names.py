@@ -1,0 +1,80 @@
+"""Coined names: typed from the names they are listed with, kept when nothing types them."""
+
+from __future__ import annotations
+
+from extract_support import extract_nlp  # noqa: F401
+
+from scholarkg.extract import extract
+from scholarkg.extract.lexicon import english_parts, is_english
+from scholarkg.model import EntityKind, EntityType, Record
+
+
+def _mentions(nlp, abstract, title="A study"):
+    ex = extract(Record(id="n", title=title, abstract=abstract), nlp)
+    return {m.text: m for m in ex.mentions}
+
+
+def test_word_frequencies_tell_english_words_from_coined_ones():
+    assert is_english("FRAMES") and is_english("Generation")
+    assert not is_english("Zorblax") and not is_english("GemFilter")
+    assert english_parts("EvidenceLoop") == ["Evidence", "Loop"]
+
+
+def test_a_name_listed_with_known_names_takes_their_type(extract_nlp):
+    got = _mentions(extract_nlp, "We report results on SQuAD, TriviaQA and QuoraBlix.")
+    assert got["QuoraBlix"].type is got["SQuAD"].type
+
+
+def test_an_untypable_coined_name_is_kept_with_low_confidence(extract_nlp):
+    got = _mentions(extract_nlp, "Later, Zorblax was discussed at length by the reviewers.")
+    assert "Zorblax" not in got  # a capitalised word with no inner capital or digit is not coined-looking
+    got = _mentions(extract_nlp, "Later, ZorbNet2 was discussed at length by the reviewers.")
+    assert got["ZorbNet2"].kind is EntityKind.NAME and got["ZorbNet2"].confidence < 0.5
+
+
+def test_capitalised_english_words_and_codes_are_not_names(extract_nlp):
+    got = _mentions(extract_nlp, "GENERATIVE MODELS FOR TEXT were studied in report A97-1020 and file run_2016_abs.")
+    assert not {"GENERATIVE", "MODELS", "FOR", "TEXT", "A97-1020", "run_2016_abs"} & set(got)
+    assert all(m.type in EntityType for m in got.values())
+
+
+def test_names_lose_a_trailing_generic_head(extract_nlp):
+    got = _mentions(extract_nlp, "We evaluate on the MMLU benchmark and pretrained ResNet models with our fusion module.")
+    assert "MMLU" in got and "MMLU benchmark" not in got
+    assert "MMLU benchmark" in got["MMLU"].aliases  # as the text writes it
+    assert "pretrained ResNet models" not in got and "ResNet" in got
+
+
+def test_a_dataset_is_never_glued_to_a_task(extract_nlp):
+    got = _mentions(extract_nlp, "We report results on SQuAD question answering.")
+    assert {"SQuAD", "question answering"} <= set(got) and "SQuAD question answering" not in got
+
+
+def test_versions_and_variants_stay_whole_and_point_to_their_family(extract_nlp):
+    got = _mentions(extract_nlp, "We fine-tune Gemma 2 9B Instruct, Claude 3 Opus and YOLOv8-L. "
+                                 "Compared to MiroThinker-v1.0, our agent is faster on BrowseComp-en.")
+    assert got["Gemma 2 9B Instruct"].parent == "Gemma 2-9B"
+    assert got["Claude 3 Opus"].parent == "Claude 3"
+    assert got["YOLOv8-L"].parent == "YOLOv8"
+    assert got["MiroThinker-v1.0"].parent == "MiroThinker" and got["MiroThinker-v1.0"].label == "MiroThinker-v1.0"
+    assert got["BrowseComp-en"].label == "BrowseComp-en" and got["BrowseComp-en"].parent == "BrowseComp"
+    assert got["BrowseComp-en"].type is EntityType.BENCHMARK
+
+
+def test_a_number_that_is_part_of_a_name_is_not_a_version(extract_nlp):
+    from scholarkg.extract.modelnames import variant_base
+
+    assert variant_base("Set14") == ("Set", False)  # may be part of the name: needs a known family
+    got = _mentions(extract_nlp, "We report results on Set14 and Urban100 against SRCNN.")
+    assert all(m.parent is None for m in got.values())
+
+
+def test_families_are_entities_of_the_same_type(extract_nlp):
+    from scholarkg.link import Linker
+
+    ex = extract(Record(id="v", title="T", abstract="Our agent is faster on BrowseComp-en than MiroThinker-v1.0."), extract_nlp)
+    linker = Linker()
+    linker.add(ex)
+    assert linker.resolve("BrowseComp").type is EntityType.BENCHMARK
+    assert linker.resolve("BrowseComp-en").parent == linker.resolve("BrowseComp").key
+    assert linker.resolve("MiroThinker").key == linker.resolve("MiroThinker-v1.0").parent
