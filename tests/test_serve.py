@@ -176,6 +176,20 @@ def test_a_read_write_endpoint_takes_updates_but_never_load(tmp_path, seed_path)
         assert _count(url) == before + 1
 
 
+@pytest.mark.parametrize("budget_mb, in_memory", [("1024", True), ("0.001", False)], ids=["fits", "too-large"])
+def test_a_memory_budget_serves_from_memory_only_a_store_that_fits(tmp_path, seed_path, seed_graph, cli, budget_mb, in_memory):
+    from storekit import record, write_jsonl
+
+    store = tmp_path / "s"
+    assert cli("build", seed_path, "--store", store, "--no-curation").exit_code == 0
+    with serving(store, "--memory-budget", budget_mb) as url:
+        assert _count(url) == len(seed_graph)
+        more = write_jsonl(tmp_path / "more.jsonl", [record(1, "A paper added while serving.")])
+        result = cli("build", more, "--store", store)  # an in-memory copy leaves the store free; disk holds its lock
+        assert (result.exit_code == 0) == in_memory, result.output
+        assert _count(url) == len(seed_graph)
+
+
 def test_an_in_memory_endpoint_serves_a_snapshot_and_leaves_the_store_free(tmp_path, seed_path, seed_graph, cli):
     from storekit import record, write_jsonl
 

@@ -74,7 +74,9 @@ def export_from_store(store: Path, fmt: str, output: Path | None) -> None:
 @click.option("--engines", type=click.IntRange(1, 64), help="Query engine processes (default: the number of CPUs, 2 to 8).")
 @click.option("--threads", default=16, show_default=True, type=click.IntRange(1, 1024), help="Connections served at once.")
 @click.option("--backlog", default=64, show_default=True, type=click.IntRange(1, 65536), help="Connections waiting for a thread; more are answered 503.")
-def serve(store, host, port, timeout, allow_update, allow_remote, max_result_mb, in_memory, engines, threads, backlog):
+@click.option("--memory-budget", "memory_mb", type=click.FloatRange(min=0), metavar="MB",
+              help="Answer from an in-memory copy when the store fits in this many megabytes (default: $SCHOLARKG_MEMORY_BUDGET_MB, else disk).")
+def serve(store, host, port, timeout, allow_update, allow_remote, max_result_mb, in_memory, engines, threads, backlog, memory_mb):
     """Serve STORE as a SPARQL 1.1 Protocol endpoint at http://HOST:PORT/query.
 
     \b
@@ -92,9 +94,10 @@ def serve(store, host, port, timeout, allow_update, allow_remote, max_result_mb,
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))  # stop cleanly when terminated
     endpoint = Endpoint(store, host=host, port=port, timeout=timeout, allow_update=allow_update,
                         allow_remote=allow_remote, max_bytes=max_result_mb << 20, in_memory=in_memory,
-                        engines=engines, threads=threads, backlog=backlog)
+                        engines=engines, threads=threads, backlog=backlog,
+                        memory_budget=None if memory_mb is None else int(memory_mb * (1 << 20)))
     endpoint.start()
-    mode = "read-write" if allow_update else "read-only, in-memory copy" if in_memory else "read-only"
+    mode = {"read-write": "read-write", "in-memory": "read-only, in-memory copy"}.get(endpoint.source.mode, "read-only")
     click.echo(f"SPARQL endpoint at {endpoint.url} ({mode}, {endpoint.engine.size} engines, queries stop after "
                f"{timeout} s); Ctrl-C to stop", err=True)
     try:

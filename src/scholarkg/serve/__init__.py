@@ -57,8 +57,10 @@ class Endpoint:
 
     def __init__(self, store: str | Path, *, host: str = "127.0.0.1", port: int = 7878, timeout: float = 30,
                  allow_update: bool = False, allow_remote: bool = False, max_bytes: int = 512 << 20,
-                 in_memory: bool = False, engines: int | None = None, threads: int = 16, backlog: int = 64):
-        self.source: StoreSource = choose_source(store, in_memory=in_memory, allow_update=allow_update)
+                 in_memory: bool = False, engines: int | None = None, threads: int = 16, backlog: int = 64,
+                 memory_budget: int | None = None):
+        self.source: StoreSource = choose_source(store, in_memory=in_memory, allow_update=allow_update,
+                                                 memory_budget=memory_budget)
         self.store = self.source.path
         self.host, self.port = host, port
         self.timeout = max(1.0, float(timeout))

@@ -12,6 +12,11 @@ Three ways to serve a store:
     a copy in memory (``--in-memory``): the store is dumped once as N-Quads into the process
     that forks the engines, which then share the copy's pages; the lock is held only while
     the copy is made, so builds may go on, and the endpoint keeps its snapshot.
+
+With a memory budget (``serve --memory-budget MB`` or ``$SCHOLARKG_MEMORY_BUDGET_MB``), a
+read-only endpoint answers from an in-memory copy when the store fits in it
+(:func:`scholarkg.store.open.fits_in_memory`, as ``query --store`` decides), from disk otherwise;
+the copy is the sorted N-Quads snapshot the last build left, read as it is.
 """
 
 from __future__ import annotations
@@ -49,13 +54,19 @@ class StoreSource:
         return lock_store(self.path, writable=self.writable)
 
     def dump(self, output: BinaryIO) -> None:
-        """Write every statement of the store to ``output`` as N-Quads (for the in-memory copy)."""
+        """Write every statement of the store to ``output`` as N-Quads (for the in-memory copy):
+        the build's snapshot when there is one, else the database's statements."""
         import pyoxigraph
 
         from ..store import GraphStore
+        from ..store.snapshot import copy_file, snapshot_path
 
-        with GraphStore(self.path) as store:
-            store.ox.dump(output, pyoxigraph.RdfFormat.N_QUADS)
+        with GraphStore(self.path) as store:  # its lock: no build replaces the snapshot meanwhile
+            snapshot = snapshot_path(self.path, "nquads")
+            if snapshot.is_file():
+                copy_file(snapshot, output)
+            else:
+                store.ox.dump(output, pyoxigraph.RdfFormat.N_QUADS)
 
     def open(self, copy: BinaryIO | None = None):
         """The :class:`pyoxigraph.Store` an engine process answers from.
@@ -75,9 +86,17 @@ class StoreSource:
         return pyoxigraph.Store.read_only(os.fspath(self.location))
 
 
-def choose_source(store: str | Path, *, in_memory: bool = False, allow_update: bool = False) -> StoreSource:
-    """How to serve ``store`` given the command-line choices."""
+def choose_source(store: str | Path, *, in_memory: bool = False, allow_update: bool = False,
+                  memory_budget: int | None = None) -> StoreSource:
+    """How to serve ``store`` given the command-line choices; ``memory_budget`` (bytes, else
+    ``$SCHOLARKG_MEMORY_BUDGET_MB`` when set) serves a store that fits from memory."""
+    from ..store.open import ENV_BUDGET, fits_in_memory, memory_budget_from_env
+
     if in_memory and allow_update:
         raise UsageError("updates to an in-memory copy would be lost: give --allow-update or --in-memory, not both")
+    if memory_budget is None and os.environ.get(ENV_BUDGET, "").strip():
+        memory_budget = memory_budget_from_env()
+    if not in_memory and not allow_update and memory_budget is not None:
+        in_memory = fits_in_memory(store, memory_budget)
     mode = "in-memory" if in_memory else "read-write" if allow_update else "read-only"
     return StoreSource(Path(store), mode)

@@ -19,7 +19,8 @@ import logging
 import os
 from pathlib import Path
 
-__all__ = ["QueryStore", "open_for_query", "BYTES_PER_STATEMENT", "DEFAULT_MEMORY_BUDGET", "memory_budget_from_env"]
+__all__ = ["QueryStore", "open_for_query", "fits_in_memory", "BYTES_PER_STATEMENT", "DEFAULT_MEMORY_BUDGET",
+           "memory_budget_from_env"]
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,16 @@ def memory_budget_from_env(default: int = DEFAULT_MEMORY_BUDGET) -> int:
         from ..errors import UsageError
 
         raise UsageError(f"${ENV_BUDGET} must be a number of megabytes, not {value!r}") from None
+
+
+def fits_in_memory(path: str | Path, budget: int) -> bool:
+    """Whether an in-memory copy of the store at ``path`` fits in ``budget`` bytes (its
+    statement count is known from its last build's snapshot)."""
+    from .snapshot import snapshot_path, statement_count
+
+    count = statement_count(path)
+    return (count is not None and budget > 0 and count * BYTES_PER_STATEMENT <= budget
+            and snapshot_path(path, "nquads").is_file())
 
 
 class QueryStore:
@@ -86,7 +97,7 @@ def open_for_query(path: str | Path, *, memory_budget: int | None = None) -> Que
     try:
         count = statement_count(path)
         nquads = snapshot_path(path, "nquads")
-        if count is not None and budget > 0 and count * BYTES_PER_STATEMENT <= budget and nquads.is_file():
+        if fits_in_memory(path, budget):
             memory = pyoxigraph.Store()
             memory.bulk_load(path=str(nquads), format=pyoxigraph.RdfFormat.N_QUADS)
             log.info("%s: answering from an in-memory copy (%d statements)", path, count)
