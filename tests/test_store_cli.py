@@ -32,7 +32,8 @@ def test_a_store_build_lists_its_problems_and_notes_beside_the_store(cli, tmp_pa
     assert f"all listed in {store}/problems.jsonl" in result.stdout
     listed = [json.loads(line) for line in (store / "problems.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [(p["severity"], p["record"], p["field"]) for p in listed] == [("problem", "line 2", "year"), ("note", "line 3", "id")]
-    assert "the first is kept" in listed[1]["message"]
+    # A store build combines a repeat into the first record, as a folder build does.
+    assert "same paper as line 1 in in.jsonl; fields combined" in listed[1]["message"]
 
 
 def test_query_stats_export_and_render_accept_a_store(cli, seed_store, seed_graph, tmp_path):
