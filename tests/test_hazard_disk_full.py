@@ -66,10 +66,13 @@ def test_a_store_build_on_a_full_disk_is_exit_5_at_whatever_point_it_fills(tmp_p
 
 
 @needs_namespaces
-def test_after_a_full_disk_the_store_is_readable_and_the_next_build_completes_it(tmp_path, seed_path, seed_store):
-    from scholarkg.store import GraphStore
+def test_after_a_full_disk_the_store_is_readable_and_the_next_build_completes_it(tmp_path, seed_path):
+    from scholarkg.curate import find_curation
+    from scholarkg.store import GraphStore, build_store
 
-    with GraphStore(seed_store) as store:
+    # `build --store` applies the curation file beside the input, as `build --out` does.
+    build_store([seed_path], tmp_path / "reference", curation=find_curation([seed_path]))
+    with GraphStore(tmp_path / "reference") as store:
         expected = store.count()
     steps = [["-q", "build", str(seed_path), "--store", "{disk}/s"],
              ["stats", "--store", "{disk}/s"],

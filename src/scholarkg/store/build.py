@@ -209,6 +209,10 @@ class _Builder:
     def run(self, records: Iterator[Record], *, snapshot: bool) -> BuildReport:
         start = time.monotonic()
         self.m.db.executescript("DELETE FROM staged; DROP TABLE IF EXISTS temp.targets;")
+        # A build that stopped (a full disk, a kill) may have changed shared nodes without keeping
+        # their text for the snapshot; the next one then keeps the text of every shared node again.
+        self.resumed = self.m.get_meta("unfinished") == "1"
+        self.m.set_meta("unfinished", "1")
         self._timed("read and extract", self._extract, records)
         linker = self._timed("link", self._link)
         outcome = self._timed("curate", self._curate, linker)
@@ -428,12 +432,13 @@ class _Builder:
         from .finish import write_aggregates
 
         self.report.entities = write_aggregates(self.store, linker, outcome, self.agents, self.written,
-                                                self._load, self.progress)
+                                                self._load, self.progress, every_shared=self.resumed)
         if snapshot:
             from .snapshot import write_store_snapshot
 
             self.progress("snapshot", 0, None)
             write_store_snapshot(self.store)
+        self.m.set_meta("unfinished", "")
 
 
 def _node(term):

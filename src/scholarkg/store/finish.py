@@ -61,19 +61,21 @@ def _digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
-def write_aggregates(store, linker, outcome, agents: set[str], written: set[str], load: Callable[[bytes], None], progress) -> int:
+def write_aggregates(store, linker, outcome, agents: set[str], written: set[str], load: Callable[[bytes], None], progress,
+                     every_shared: bool = False) -> int:
     """Bring entities, pairs, authors, curations and shared nodes up to date; returns the entity
     descriptions written.
 
     ``linker`` resolves labels (the curated one when a curation file applies), ``agents`` are the
     versions of the extractors that made the extractions in the store, ``written`` the keys of
-    the records rewritten by this build.
+    the records rewritten by this build; ``every_shared`` keeps the text of every shared node
+    again (after a build that stopped before keeping it).
     """
     count = _entities(store, linker, outcome, load, progress)
     _pairs(store, load)
     _coauthors(store, load)
     touched = _authors(store, load)
-    _shared(store, agents, written, touched, load)
+    _shared(store, agents, written, touched, load, every_shared)
     _curations(store, outcome, load)
     return count
 
@@ -225,7 +227,7 @@ def _authors(store, load) -> set[str]:
     return set(stale) | {row[0] for row in fresh}
 
 
-def _shared(store, agents: set[str], written: set[str], touched: set[str], load) -> None:
+def _shared(store, agents: set[str], written: set[str], touched: set[str], load, every: bool = False) -> None:
     """Describe the extractors, drop shared nodes that no record refers to, and keep the text of
     every shared node that changed."""
     import pyoxigraph
@@ -248,6 +250,8 @@ def _shared(store, agents: set[str], written: set[str], touched: set[str], load)
         for subject in orphans:
             blocks.drop(subject)
     changed = set(touched) | set(nodes)
+    if every:
+        changed.update(s for (s,) in m.rows("SELECT subject FROM shared"))
     for chunk in _chunks(sorted(written), _CHUNK):
         marks = ",".join("?" * len(chunk))
         changed.update(s for (s,) in m.rows(f"SELECT DISTINCT subject FROM record_shared WHERE key IN ({marks})", tuple(chunk)))
