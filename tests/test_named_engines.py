@@ -19,6 +19,8 @@ PARAMETER_VALUES = {
     "source": ("", "extracted", "curated"),
     "action": ("", "add", "rename"),
     "kind": ("", "name", "concept"),
+    "paper": ("", "Agents' Last Exam", "2601.99999", "no such paper"),
+    "category": ("", "cs.CL", "CS.AI", "math.XX"),
 }
 CASES = [(name, {param: value}) for name, q in sorted(named_queries().items()) for param in q.params
          for value in PARAMETER_VALUES[param]]
@@ -135,3 +137,20 @@ def test_query_command_pages_and_answers_from_memory_or_disk(sources, cli):
     again = cli("query", "--store", store, "--named", "evidence", "--limit", "5", "--format", "csv", "--memory-budget", "100")
     assert first.exit_code == 0 and first.stdout == again.stdout
     assert len(first.stdout.splitlines()) == 6 and "--offset 5" in first.stderr
+
+
+@pytest.mark.parametrize("name, values", [c for c in CASES if c[1]], ids=[f"{n}-{v}" for n, v in CASES if v])
+def test_the_text_with_its_parameters_written_in_answers_as_the_bound_query(sources, name, values):
+    """What the served workbench shows and sends: the chosen variant with its values inlined."""
+    from scholarkg.sparql import inline_values
+    from scholarkg.store.read import run_store_query
+
+    q = named_queries()[name]
+    bindings = q.bindings(values)
+    text, _keys = split_order(q.text_for(bindings))
+    inlined = run_store_query(sources["memory"], inline_values(text, bindings))
+    bound = run_named(sources["memory"], name, values)
+    shown = [i for i, v in enumerate(inlined.vars) if v in bound.vars]
+    assert [inlined.vars[i] for i in shown] == bound.vars
+    assert comparable(bound.vars, [tuple(r[i] for i in shown) for r in inlined.rows], q.text) == \
+        comparable(bound.vars, bound.rows, q.text)

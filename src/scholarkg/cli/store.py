@@ -76,8 +76,11 @@ def export_from_store(store: Path, fmt: str, output: Path | None) -> None:
 @click.option("--backlog", default=64, show_default=True, type=click.IntRange(1, 65536), help="Connections waiting for a thread; more are answered 503.")
 @click.option("--memory-budget", "memory_mb", type=click.FloatRange(min=0), metavar="MB",
               help="Answer from an in-memory copy when the store fits in this many megabytes (default: $SCHOLARKG_MEMORY_BUDGET_MB, else disk).")
-def serve(store, host, port, timeout, allow_update, allow_remote, max_result_mb, in_memory, engines, threads, backlog, memory_mb):
-    """Serve STORE as a SPARQL 1.1 Protocol endpoint at http://HOST:PORT/query.
+@click.option("--no-app", is_flag=True, help="Serve the SPARQL endpoint only, without the browser app at /app/.")
+def serve(store, host, port, timeout, allow_update, allow_remote, max_result_mb, in_memory, engines, threads, backlog, memory_mb,
+          no_app):
+    """Serve STORE as a SPARQL 1.1 Protocol endpoint at http://HOST:PORT/query, and a browser
+    app at http://HOST:PORT/app/ (search, neighbourhoods, panels and a query workbench).
 
     \b
     Results as JSON, XML, CSV or TSV and graphs as Turtle, N-Triples, RDF/XML or JSON-LD, by the
@@ -96,10 +99,16 @@ def serve(store, host, port, timeout, allow_update, allow_remote, max_result_mb,
                         allow_remote=allow_remote, max_bytes=max_result_mb << 20, in_memory=in_memory,
                         engines=engines, threads=threads, backlog=backlog,
                         memory_budget=None if memory_mb is None else int(memory_mb * (1 << 20)))
+    if not no_app:
+        from ..app import install
+
+        install(endpoint)
     endpoint.start()
     mode = {"read-write": "read-write", "in-memory": "read-only, in-memory copy"}.get(endpoint.source.mode, "read-only")
     click.echo(f"SPARQL endpoint at {endpoint.url} ({mode}, {endpoint.engine.size} engines, queries stop after "
                f"{timeout} s); Ctrl-C to stop", err=True)
+    if not no_app:
+        click.echo(f"explorer and workbench at http://{endpoint.host}:{endpoint.port}/app/", err=True)
     try:
         endpoint.wait()
     finally:

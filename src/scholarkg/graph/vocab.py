@@ -116,6 +116,13 @@ class SKG(DefinedNamespace):
     firstYear: URIRef
     latestYear: URIRef
 
+    # a store's search index (scholarkg.store.search)
+    searchFor: URIRef
+    searchKey: URIRef
+    searchPrefix: URIRef
+    searchType: URIRef
+    searchRank: URIRef
+
 
 PREFIXES: dict[str, str] = {
     "skg": str(SKG),

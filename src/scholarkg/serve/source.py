@@ -64,7 +64,11 @@ class StoreSource:
         with GraphStore(self.path) as store:  # its lock: no build replaces the snapshot meanwhile
             snapshot = snapshot_path(self.path, "nquads")
             if snapshot.is_file():
+                from ..store.search import SEARCH_GRAPH
+
                 copy_file(snapshot, output)
+                index = store.ox.quads_for_pattern(None, None, None, pyoxigraph.NamedNode(SEARCH_GRAPH))
+                pyoxigraph.serialize(index, output, pyoxigraph.RdfFormat.N_QUADS)  # the search index, not in the snapshot
             else:
                 store.ox.dump(output, pyoxigraph.RdfFormat.N_QUADS)
 

@@ -434,8 +434,10 @@ class _Builder:
         self.report.entities = write_aggregates(self.store, linker, outcome, self.agents, self.written,
                                                 self._load, self.progress, every_shared=self.resumed)
         if snapshot:
+            from .search import write_search_index
             from .snapshot import write_store_snapshot
 
+            write_search_index(self.ox)  # a store's own index, not part of the graph (nor of its snapshot)
             self.progress("snapshot", 0, None)
             write_store_snapshot(self.store)
         self.m.set_meta("unfinished", "")

@@ -4,9 +4,9 @@ Oxigraph answers a query several times faster from memory than from its on-disk 
 (each triple pattern there is a RocksDB lookup), and an in-memory copy takes about 300 bytes
 per statement. :func:`open_for_query` makes the copy when the store's statements fit in the
 memory budget, loading the sorted N-Quads snapshot the last build left (so the copy has the
-same named graphs), and reads the database on disk otherwise. Loading costs about 3 s per
-million statements, which a long-running server pays once; a single ``query`` pays it on every
-run, so its default budget is smaller than a server's.
+same named graphs) and the store's search index, and reads the database on disk otherwise.
+Loading costs about 3 s per million statements, which a long-running server pays once; a single
+``query`` pays it on every run, so its default budget is smaller than a server's.
 
 >>> from scholarkg.store import open_for_query                             # doctest: +SKIP
 >>> with open_for_query("papers.store", memory_budget=2 << 30) as store:   # doctest: +SKIP
@@ -98,8 +98,12 @@ def open_for_query(path: str | Path, *, memory_budget: int | None = None) -> Que
         count = statement_count(path)
         nquads = snapshot_path(path, "nquads")
         if fits_in_memory(path, budget):
+            from .search import SEARCH_GRAPH
+
             memory = pyoxigraph.Store()
             memory.bulk_load(path=str(nquads), format=pyoxigraph.RdfFormat.N_QUADS)
+            # the store's search index, which the snapshot leaves out
+            memory.extend(disk.ox.quads_for_pattern(None, None, None, pyoxigraph.NamedNode(SEARCH_GRAPH)))
             log.info("%s: answering from an in-memory copy (%d statements)", path, count)
             disk.close()
             return QueryStore(path, memory, True, count)

@@ -165,7 +165,7 @@ def store_graph(store: GraphStore, *, max_triples: int = DEFAULT_MAX_TRIPLES) ->
             "query the store, or export it as turtle, ntriples, nquads or trig"
         )
     graph = new_graph()
-    for quad in store.ox:
+    for quad in store.quads():
         graph.add((to_rdflib(quad.subject), to_rdflib(quad.predicate), to_rdflib(quad.object)))
     return graph
 
@@ -198,10 +198,10 @@ def export_store(store: GraphStore, format: str, output) -> None:
             else:  # a store without a snapshot: grouped by subject in memory
                 from ..jsonld import jsonld_bytes
 
-                output.write(jsonld_bytes(quad.triple for quad in store.ox))
+                output.write(jsonld_bytes(quad.triple for quad in store.quads()))
             return
         kind = {"turtle": ox.RdfFormat.TURTLE, "ntriples": ox.RdfFormat.N_TRIPLES, "nquads": ox.RdfFormat.N_QUADS, "trig": ox.RdfFormat.TRIG}[format]
-        statements = store.ox if format in ("nquads", "trig") else (quad.triple for quad in store.ox)
+        statements = store.quads() if format in ("nquads", "trig") else (quad.triple for quad in store.quads())
         prefixes = turtle_prefixes() if format in ("turtle", "trig") else None
         ox.serialize(statements, output, kind, prefixes=prefixes)
     except BrokenPipeError:
