@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip --disable-pip-version-check
 
-.PHONY: install install-test demo test test-fast system-deps bench bench-store bench-serve bench-app bench-jsonld eval model taxonomy clean fuzz
+.PHONY: install install-test demo test test-fast system-deps bench bench-store bench-store-full bench-serve bench-app bench-jsonld eval model taxonomy clean fuzz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -56,8 +56,14 @@ bench: install
 fuzz: install-test system-deps
 	$(BIN)/python bench/fuzz.py --report bench/results/fuzz.md
 
-## Store benchmark (about two hours here): builds, named queries, exports; writes bench/results/store.md
+## Speed targets (about 15 minutes here): extract alone, build --store and build --out in CPU-seconds,
+## every named query on disk, in memory and on rdflib, exports and render, at a million statements
+## built with the project's extractor; writes bench/results/targets.md
 bench-store: install-test
+	$(BIN)/python bench/bench_targets.py --records 2800 --rdflib-timeout 20
+
+## The longer store benchmark (about two hours here): builds up to 100,000 records, Dask; writes bench/results/store.md
+bench-store-full: install-test
 	$(BIN)/python bench/bench_store.py
 
 ## Serve benchmark (a few minutes): load rounds and a negative Content-Length flood, against the

@@ -25,7 +25,6 @@ from functools import cached_property
 from pathlib import Path
 
 from .errors import Problems
-from .graph import iri
 from .graph.vocab import SKG
 from .identity import merge_records, unique_records
 from .model import Entity, EntityType, Extraction, Record

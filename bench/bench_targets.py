@@ -1,0 +1,310 @@
+"""The speed targets of a build and its queries, measured with the project's own extractor.
+
+    python bench/bench_targets.py                    # 5,000 records, writes bench/results/targets.{json,md}
+    python bench/bench_targets.py --records 1000     # a quicker run
+
+Every figure comes from this one run, each measurement in a fresh process, on the same
+synthetic corpus (``bench/synthetic.py``: abstracts with the name, mention and result density of
+real papers) read and extracted by the project's real extractor:
+
+- ``extract`` alone (read + extract, what ``scholarkg extract`` does minus writing), ``build
+  --store`` and ``build --out`` (every output file, the explorer page included), in CPU-seconds
+  (user + system of the process, so that other work on a shared machine does not count), median
+  of ``--repeat`` runs, and each build's ratio to extraction alone; peak resident memory;
+- every named query (default parameters) on that store: on disk, from the in-memory copy
+  (:func:`scholarkg.store.open_for_query`) and on rdflib's in-memory graph of the same
+  statements (``--rdflib-timeout`` per run; slower runs are reported as more than it), median of
+  ``--repeat`` runs (rdflib: ``--rdflib-repeat``);
+- Turtle and N-Triples export from the store (statements per second), and ``render`` of a view
+  of ``--view-nodes`` nodes from the store.
+
+The targets checked are those of the project's speed goals (see the report's table).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent / "src")]
+
+
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+
+
+def _child(*args: str, timeout: float | None = None) -> dict:
+    """Run ``bench_targets.py _child ARGS`` in a fresh process; it prints one JSON object."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(HERE.parent / "src"), str(HERE), os.environ.get("PYTHONPATH", "")]))
+    done = subprocess.run([sys.executable, __file__, "_child", *args], capture_output=True, text=True, timeout=timeout, env=env)
+    if done.returncode != 0:
+        raise RuntimeError(f"child {args[0]} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+# -- children ---------------------------------------------------------------------------------
+
+def child_extract(corpus: str) -> dict:
+    from scholarkg.errors import Problems
+    from scholarkg.extract import extract_many
+    from scholarkg.readers import read_records
+
+    import scholarkg.extract  # noqa: F401 - loaded before the clock starts, as a build loads it
+
+    started = _cpu()
+    n = sum(1 for _ in extract_many(read_records([corpus], Problems())))
+    return {"records": n, "cpu": _cpu() - started, "peak_mb": _peak_mb()}
+
+
+def child_build_store(corpus: str, store: str) -> dict:
+    from scholarkg.store import build_store, open_for_query
+
+    import scholarkg.extract  # noqa: F401
+
+    started = _cpu()
+    report = build_store([corpus], store)
+    cpu = _cpu() - started
+    with open_for_query(store, memory_budget=0) as opened:
+        statements = opened.count()
+    return {"records": report.records, "cpu": cpu, "statements": statements, "peak_mb": _peak_mb(),
+            "stages": report.cpu}
+
+
+def child_build_out(corpus: str, out: str) -> dict:
+    from scholarkg.pipeline import build, write_outputs
+
+    import scholarkg.extract  # noqa: F401
+
+    started = _cpu()
+    result = build([corpus])
+    write_outputs(result, out)
+    cpu = _cpu() - started
+    return {"records": len(result.records), "cpu": cpu, "statements": result.summary["triples"], "peak_mb": _peak_mb()}
+
+
+def child_queries(store: str, engine: str, repeat: str) -> dict:
+    from scholarkg.sparql import named_queries, run_named
+    from scholarkg.store import open_for_query
+
+    started = time.perf_counter()
+    opened = open_for_query(store, memory_budget=0 if engine == "disk" else 1 << 34)
+    load = time.perf_counter() - started
+    out = {}
+    for name in sorted(named_queries()):
+        times, rows = [], 0
+        for _ in range(int(repeat)):
+            t = time.perf_counter()
+            rows = len(run_named(opened, name, max_rows=10_000_000).rows)
+            times.append(time.perf_counter() - t)
+        out[name] = {"median": statistics.median(times), "rows": rows}
+    opened.close()
+    return {"load_seconds": load, "queries": out}
+
+
+def child_rdflib(ntriples: str, repeat: str, timeout: str) -> dict:
+    from scholarkg.errors import QueryError
+    from scholarkg.graph.builder import new_graph
+    from scholarkg.sparql import named_queries, run_named
+
+    started = time.perf_counter()
+    graph = new_graph()
+    graph.parse(ntriples, format="nt")
+    load = time.perf_counter() - started
+    out = {}
+    for name in sorted(named_queries()):
+        times, rows = [], None
+        for _ in range(int(repeat)):
+            t = time.perf_counter()
+            try:  # each run in a forked child, stopped at the timeout (scholarkg.isolate)
+                rows = len(run_named(graph, name, max_rows=10_000_000, timeout=float(timeout)).rows)
+            except QueryError:
+                times.append(None)
+                break
+            times.append(time.perf_counter() - t)
+        done = [x for x in times if x is not None]
+        out[name] = {"median": statistics.median(done) if done and len(done) == len(times) else None, "rows": rows,
+                     "timeout": float(timeout)}
+    return {"load_seconds": load, "queries": out}
+
+
+def child_export(store: str, folder: str, repeat: str) -> dict:
+    from scholarkg.store import GraphStore, export_store
+
+    out = {}
+    with GraphStore(store) as opened:
+        statements = opened.count()
+        for fmt in ("turtle", "ntriples"):
+            times = []
+            for _ in range(int(repeat)):
+                path = Path(folder) / f"export.{fmt}"
+                t = time.perf_counter()
+                with open(path, "wb") as fh:
+                    export_store(opened, fmt, fh)
+                times.append(time.perf_counter() - t)
+            out[fmt] = {"median": statistics.median(times), "per_second": statistics.median([statements / x for x in times])}
+    return {"statements": statements, "exports": out}
+
+
+def child_render(store: str, folder: str, nodes: str, repeat: str) -> dict:
+    from scholarkg import api
+
+    times = []
+    path = Path(folder) / "view.html"
+    for _ in range(int(repeat)):
+        t = time.perf_counter()
+        api.render(store, path, max_nodes=int(nodes))
+        times.append(time.perf_counter() - t)
+    return {"median": statistics.median(times), "bytes": path.stat().st_size}
+
+
+CHILDREN = {"extract": child_extract, "build_store": child_build_store, "build_out": child_build_out,
+            "queries": child_queries, "rdflib": child_rdflib, "export": child_export, "render": child_render}
+
+
+# -- driver -----------------------------------------------------------------------------------
+
+def _fresh(path: Path) -> str:
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)
+    return str(path)
+
+
+def _median(runs: list[dict], key: str) -> float:
+    return statistics.median(r[key] for r in runs)
+
+
+def main(argv: list[str]) -> None:
+    if argv[:1] == ["_child"]:
+        print(json.dumps(CHILDREN[argv[1]](*argv[2:])))
+        return
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--records", type=int, default=5000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--rdflib-repeat", type=int, default=1)
+    parser.add_argument("--rdflib-timeout", type=float, default=60)
+    parser.add_argument("--view-nodes", type=int, default=5000)
+    parser.add_argument("--work", type=Path, default=HERE / "out")
+    parser.add_argument("--results", type=Path, default=HERE / "results")
+    parser.add_argument("--name", default="targets")
+    args = parser.parse_args(argv)
+    from bench_store import write_corpus
+
+    work = args.work
+    work.mkdir(parents=True, exist_ok=True)
+    corpus = str(write_corpus(work / f"corpus-{args.records}.jsonl", args.records, seed=13))
+
+    def log(message: str) -> None:
+        print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+    result: dict = {"records": args.records, "repeat": args.repeat, "python": platform.python_version(),
+                    "machine": f"{platform.machine()}, {os.cpu_count()} CPUs"}
+    runs: dict[str, list] = {"extract": [], "build_store": [], "build_out": []}
+    for i in range(args.repeat):  # interleaved, so that slow spells of the machine hit all three
+        runs["extract"].append(_child("extract", corpus))
+        runs["build_store"].append(_child("build_store", corpus, _fresh(work / "t.store")))
+        runs["build_out"].append(_child("build_out", corpus, _fresh(work / "t-out")))
+        log(f"round {i + 1}: " + ", ".join(f"{k} {v[-1]['cpu']:.1f} CPU s" for k, v in runs.items()))
+    builds = {}
+    for name, rs in runs.items():
+        cpu = _median(rs, "cpu")
+        builds[name] = {"cpu": cpu, "records_per_cpu_second": rs[0]["records"] / cpu, "peak_mb": max(r["peak_mb"] for r in rs),
+                        "statements": rs[0].get("statements"), "runs": [r["cpu"] for r in rs]}
+    for name in ("build_store", "build_out"):
+        builds[name]["ratio_to_extract"] = builds[name]["cpu"] / builds["extract"]["cpu"]
+    builds["build_store"]["stages"] = runs["build_store"][-1]["stages"]
+    result["builds"] = builds
+    store = work / "t.store"
+    log(f"{builds['build_store']['statements']:,} statements; queries on disk")
+    result["disk"] = _child("queries", str(store), "disk", str(args.repeat))
+    log("queries in memory")
+    result["memory"] = _child("queries", str(store), "memory", str(args.repeat))
+    log("queries on rdflib")
+    result["rdflib"] = _child("rdflib", str(work / "t-out" / "graph.nt"), str(args.rdflib_repeat), str(args.rdflib_timeout))
+    log("export and render")
+    result["export"] = _child("export", str(store), str(work), str(args.repeat))
+    result["render"] = _child("render", str(store), str(work), str(args.view_nodes), str(args.repeat))
+    args.results.mkdir(parents=True, exist_ok=True)
+    (args.results / f"{args.name}.json").write_text(json.dumps(result, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    report = render_report(result, args)
+    (args.results / f"{args.name}.md").write_text(report, encoding="utf-8")
+    print(report)
+
+
+def _mark(ok: bool) -> str:
+    return "met" if ok else "NOT met"
+
+
+def render_report(r: dict, args) -> str:
+    b = r["builds"]
+    statements = b["build_store"]["statements"]
+    lines = [
+        f"# Speed targets: {r['records']:,} records, {statements:,} statements, the project's extractor",
+        "",
+        f"`python bench/bench_targets.py --records {r['records']}` (`make bench-store`), Python {r['python']}, {r['machine']}; "
+        f"CPU-seconds are medians of {r['repeat']} runs, each in a fresh process, all ratios from this run.",
+        "",
+        "| | CPU s | records per CPU-second | ratio to extract | peak RSS |",
+        "|---|---|---|---|---|",
+    ]
+    for name, label in (("extract", "extract alone"), ("build_store", "`build --store`"), ("build_out", "`build --out`")):
+        x = b[name]
+        ratio = f"{x['ratio_to_extract']:.2f}x" if "ratio_to_extract" in x else "1"
+        lines.append(f"| {label} | {x['cpu']:.1f} | {x['records_per_cpu_second']:.0f} | {ratio} | {x['peak_mb']:.0f} MB |")
+    lines += ["", "`build --store` CPU-seconds by stage (last run): "
+              + ", ".join(f"{k} {v:.1f}" for k, v in b["build_store"]["stages"].items()), ""]
+    lines += ["| named query | rows | on disk | in memory | rdflib | rdflib / memory |", "|---|---|---|---|---|---|"]
+    over_disk, over_memory, under_ten = [], [], []
+    for name in sorted(r["disk"]["queries"]):
+        d, m, f = r["disk"]["queries"][name], r["memory"]["queries"][name], r["rdflib"]["queries"][name]
+        rd = f"{f['median'] * 1000:.0f} ms" if f["median"] is not None else f"> {f['timeout']:.0f} s"
+        ratio = (f["median"] if f["median"] is not None else f["timeout"]) / max(m["median"], 1e-6)
+        ratio_text = f"{ratio:.0f}x" if f["median"] is not None else f"> {ratio:.0f}x"
+        lines.append(f"| {name} | {d['rows']:,} | {d['median'] * 1000:.0f} ms | {m['median'] * 1000:.0f} ms | {rd} | {ratio_text} |")
+        if d["median"] > 1.0:
+            over_disk.append(name)
+        if m["median"] > 0.2:
+            over_memory.append(name)
+        if ratio < 10:
+            under_ten.append(name)
+    lines += ["", f"In-memory copy loaded in {r['memory']['load_seconds']:.1f} s; rdflib graph parsed in "
+              f"{r['rdflib']['load_seconds']:.1f} s.", ""]
+    e = r["export"]["exports"]
+    lines += ["| export from the store | seconds | statements/s |", "|---|---|---|"]
+    for fmt in ("turtle", "ntriples"):
+        lines.append(f"| {fmt} | {e[fmt]['median']:.2f} | {e[fmt]['per_second']:,.0f} |")
+    lines += ["", f"`render` of a {args.view_nodes:,}-node view from the store: {r['render']['median']:.2f} s, "
+              f"{r['render']['bytes'] / 1e6:.2f} MB.", ""]
+    million = statements >= 1_000_000
+    lines += ["## Targets", "", "| target | measured | |", "|---|---|---|",
+              f"| `build --store` <= 2x extract | {b['build_store']['ratio_to_extract']:.2f}x | {_mark(b['build_store']['ratio_to_extract'] <= 2)} |",
+              f"| `build --out` <= 2.5x extract | {b['build_out']['ratio_to_extract']:.2f}x | {_mark(b['build_out']['ratio_to_extract'] <= 2.5)} |",
+              f"| every named query <= 1 s on disk | {len(over_disk)} over ({', '.join(over_disk) or 'none'}) | {_mark(not over_disk)} |",
+              f"| every named query <= 200 ms in memory | {len(over_memory)} over ({', '.join(over_memory) or 'none'}) | {_mark(not over_memory)} |",
+              f"| each >= 10x faster than rdflib (in memory) | {len(under_ten)} under ({', '.join(under_ten) or 'none'}) | {_mark(not under_ten)} |",
+              f"| Turtle export >= 1M statements/s | {e['turtle']['per_second']:,.0f}/s | {_mark(e['turtle']['per_second'] >= 1e6)} |",
+              f"| N-Triples export >= 1M statements/s | {e['ntriples']['per_second']:,.0f}/s | {_mark(e['ntriples']['per_second'] >= 1e6)} |",
+              f"| `render` of a {args.view_nodes:,}-node view <= 3 s | {r['render']['median']:.2f} s | {_mark(r['render']['median'] <= 3)} |",
+              ""]
+    if not million:
+        lines += [f"The query targets are stated at >= 1M statements; this run has {statements:,}, so the query rows "
+                  "above do not yet show them at that size.", ""]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
