@@ -116,6 +116,14 @@ def main(argv: list[str] | None = None) -> int:
               f"{r['bare_records_per_cpu_s']:10.0f} {r['extract_records_per_cpu_s']:8.1f} {'1/%.1f' % (1 / r['ratio_cpu']):>8s}")
     targets = ", ".join(f"{r['corpus']} >= 1/{1 / r['target']:.0f}" for r in rows)
     print(f"targets: {targets}; medians of {args.repeats} repeats, one process")
+    report = HERE / "results" / "extract.md"
+    report.parent.mkdir(exist_ok=True)
+    lines = ["# Extraction speed (`make bench`)", "",
+             f"Medians of {args.repeats} repeats, one process; ratio to a bare `spacy.blank(\"en\")` tokenizer over the same texts.", "",
+             "| corpus | records | extract records/s | extract records/CPU-s | ratio | target | met |", "|---|---|---|---|---|---|---|"]
+    lines += [f"| {r['corpus']} | {r['records']:,} | {r['extract_records_per_s']:.0f} | {r['extract_records_per_cpu_s']:.0f} | "
+              f"1/{1 / r['ratio']:.1f} | 1/{1 / r['target']:.0f} | {'met' if r['meets_target'] else 'NOT met'} |" for r in rows]
+    report.write_text("\n".join(lines) + "\n", encoding="utf-8")
     out = HERE / "out"
     out.mkdir(exist_ok=True)
     (out / "bench_extract.json").write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
