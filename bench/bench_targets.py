@@ -255,7 +255,7 @@ def render_report(r: dict, args) -> str:
     lines = [
         f"# Speed targets: {r['records']:,} records, {statements:,} statements, the project's extractor",
         "",
-        f"`python bench/bench_targets.py --records {r['records']}` (`make bench-store`), Python {r['python']}, {r['machine']}; "
+        f"`python bench/bench_targets.py --records {r['records']} --rdflib-timeout {args.rdflib_timeout:g}` (`make bench-store`), Python {r['python']}, {r['machine']}; "
         f"CPU-seconds are medians of {r['repeat']} runs, each in a fresh process, all ratios from this run.",
         "",
         "| | CPU s | records per CPU-second | ratio to extract | peak RSS |",
