@@ -16,6 +16,7 @@ from spacy.tokens import Doc
 from ..model import EntityType
 from .doctext import found, info
 from .gazetteer import Gazetteer
+from .components.terms import ROLES_KEY
 from .typing_rules import Phrase, infer_type
 
 __all__ = ["Candidate", "CandidateSources", "clean_label", "PRIORITY"]
@@ -157,16 +158,21 @@ class CandidateSources:
     def from_terms(self, doc: Doc) -> list[Candidate]:
         out = []
         confidence = doc.user_data.get("scholarkg.term_confidence", {})
+        roles = doc.user_data.get(ROLES_KEY, {})
         for f in found(doc, "terms"):
             text = clean_label(_text(doc, f.start, f.end))
+            # "the viewpoint classification task": the concept is the task, the written form an alias
+            end = roles.get((f.start, f.end), f.end)
+            written = (clean_label(_text(doc, f.start, end)),) if end != f.end else ()
             entry = self.gazetteer.lookup(text)
             if entry is not None:
-                out.append(Candidate(f.start, f.end, entry.type, entry.canonical, "gazetteer", 0.8,
-                                 entry.aliases, gazetteer=True))
+                type_ = EntityType.TASK if written and entry.type in (EntityType.TASK, EntityType.METHOD) else entry.type
+                out.append(Candidate(f.start, end, type_, entry.canonical, "gazetteer", 0.8,
+                                 entry.aliases + written, gazetteer=True))
                 continue
             label = text if any(c.isupper() for c in text[1:]) else text.lower() if text[:1].isupper() and text[1:2].islower() else text
             conf = confidence.get((f.start, f.end), 0.5)
-            out.append(Candidate(f.start, f.end, TYPES[f.label], label, "term", conf))
+            out.append(Candidate(f.start, end, TYPES[f.label], label, "term", conf, written))
         return out
 
     def from_ner(self, doc: Doc) -> list[Candidate]:

@@ -23,6 +23,7 @@ from spacy.tokens import Doc, Span
 
 from ...model import EntityType
 from ..doctext import found, info
+from ..context_types import keep_untyped, type_from_family, type_from_lists, vote_types
 from ..entity_sources import PRIORITY, Candidate, CandidateSources
 from ..gazetteer import load_gazetteer
 from ..concepts import GENERIC_MODIFIERS, STRICT_GENERIC_HEADS
@@ -47,7 +48,6 @@ EXTENSIONS = {
 }
 
 _DATA_TYPES = frozenset({EntityType.BENCHMARK, EntityType.DATASET})
-_LIST_JOINS = frozenset({",", "and", "or", "/"})
 _VARIANT_WORDS = frozenset({"variant", "extension", "generalization", "generalisation", "modification", "version"})
 _VARIANT_TAIL = re.compile(r"^(?P<base>.+?)-(?P<size>\d+(?:\.\d+)?[BMKbmk])$")
 
@@ -132,10 +132,10 @@ class EntityMerger:
         cands = [c for c in cands if c.key and canonical_key(c.label)]  # "$": no letters or digits, no name
         self._apply_definitions(doc, cands, defined)
         self._type_title_subject(doc, cands)
-        self._vote_types(doc, cands)
-        self._type_from_lists(doc, cands)
-        self._type_from_family(cands)
-        self._keep_untyped(cands)
+        vote_types(cands)
+        type_from_lists(doc, cands)
+        type_from_family(cands, self.gazetteer)
+        keep_untyped(doc, cands)
         chosen = self._select(doc, [c for c in cands if c.type is not None])
         chosen += self._other_occurrences(doc, chosen, defined)
         self._mark_title_subject(doc, chosen)
@@ -173,89 +173,6 @@ class EntityMerger:
             if ref is not None:
                 c.type, c.label, c.aliases, c.gazetteer = ref.type, ref.label, ref.aliases, ref.gazetteer
                 c.source, c.confidence = "abbreviation", ref.confidence
-
-    @staticmethod
-    def _vote_types(doc: Doc, cands: list[Candidate]) -> None:
-        """One type per coined name in a text: the best-supported one; untyped uses inherit it."""
-        votes: dict[str, dict[EntityType, float]] = {}
-        for c in cands:
-            if c.type is not None and c.source in {"name", "title"}:
-                key = c.key
-                votes.setdefault(key, {}).setdefault(c.type, 0.0)
-                votes[key][c.type] += c.confidence
-        known: dict[str, Candidate] = {}
-        for c in cands:
-            if c.type is not None and c.source in {"abbreviation", "gazetteer", "model"}:
-                known.setdefault(c.key, c)
-        for c in cands:
-            key = c.key
-            if c.source in {"name", "title"} and key in votes:
-                best = max(sorted(votes[key].items(), key=lambda kv: kv[0].value), key=lambda kv: kv[1])
-                if c.type is None:
-                    c.confidence = max(c.confidence, min(0.8, best[1]) - 0.05)
-                c.type = best[0]
-            if c.type is None and key in known:
-                ref = known[key]
-                c.type, c.label, c.aliases = ref.type, ref.label, ref.aliases
-                c.confidence = max(c.confidence, ref.confidence - 0.05)
-
-    @staticmethod
-    def _type_from_lists(doc: Doc, cands: list[Candidate]) -> None:
-        """A coined name listed with typed names takes their type: "on CUHK03, Market-1501 and
-        DukeMTMC" where one of them is a known dataset; "H2O, SnapKV and GemFilter"."""
-        lower = info(doc).lower
-        names = [c for c in cands if c.source not in {"term", "ner"}]
-        by_end = {c.end: c for c in names if c.type is not None}
-        by_start = {c.start: c for c in names if c.type is not None}
-        for _ in range(2):
-            for c in names:
-                if c.type is not None:
-                    continue
-                before = c.start - 1
-                if before > 0 and lower[before] in {"and", "or"} and lower[before - 1] == ",":
-                    before -= 1
-                after = c.end + (1 if c.end + 1 < len(lower) and lower[c.end] == "," and lower[c.end + 1] in {"and", "or"} else 0)
-                left = by_end.get(before) if before >= 0 and lower[before] in _LIST_JOINS else None
-                right = by_start.get(after + 1) if after < len(lower) and lower[after] in _LIST_JOINS else None
-                ref = left or right
-                if ref is not None:
-                    c.type, c.confidence = ref.type, 0.55
-                    by_end[c.end], by_start[c.start] = c, c
-
-    def _type_from_family(self, cands: list[Candidate]) -> None:
-        """A variant takes the type of its family: "BrowseComp-en" is a benchmark like BrowseComp."""
-        known = {c.key: c.type for c in cands if c.type is not None and c.source not in {"term", "ner"}}
-        for c in cands:
-            if c.type is not None or c.source not in {"name", "title"}:
-                continue
-            got = variant_base(c.text)
-            if got is None:
-                continue
-            key = canonical_key(got[0])
-            entry = self.gazetteer.lookup(got[0])
-            type_ = known.get(key) or (entry.type if entry is not None else None)
-            if type_ is not None:
-                c.type, c.confidence = type_, 0.7
-
-    @staticmethod
-    def _keep_untyped(cands: list[Candidate]) -> None:
-        """A coined name nothing types is still a name: kept as a method, with low confidence.
-
-        Only when it looks coined: not a capitalised English word ("GENERATIVE", "FOR"), not a
-        run of English words longer than a name ("SubmissionAndFormattingInstructions"), and
-        short enough to be one."""
-        from ..lexicon import english_parts, is_english
-
-        for c in cands:
-            if c.type is not None or c.source != "name" or c.end - c.start != 1:
-                continue
-            text = c.text
-            letters = sum(ch.isalpha() for ch in text)
-            if len(text) > 20 or is_english(text.strip("s")) or len(english_parts(text)) >= 3:
-                continue
-            if letters == len(text) and text.isupper() and len(text) <= 2:
-                continue
-            c.type, c.confidence = EntityType.METHOD, 0.35
 
     @staticmethod
     def _other_occurrences(doc: Doc, chosen: list[Candidate], defined: dict[str, Candidate]) -> list[Candidate]:
