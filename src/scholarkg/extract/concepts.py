@@ -47,7 +47,9 @@ remarkable impressive promising successful superior state-of-the-art sota challe
 naive vanilla strong well-known widely-used so-called proposed improved enhanced reliable accurate
 scalable practical useful valuable limited inadequate comprehensive extensive detailed systematic careful
 rigorous principled flexible modular generic general basic advanced modern classical alternative
-similar cheap costly expensive top top-performing best-performing leading prevailing mainstream""".split()
+similar cheap costly expensive top top-performing best-performing leading prevailing mainstream
+negligible marginal minimal substantial considerable reasonable moderate subsequent complex
+positive negative""".split()
 _VAGUE_ADJECTIVES = """raw fixed downstream upstream differentiable sample-efficient training-free
 end-to-end single-stage multi-stage two-stage one-stage interactive unified holistic diverse
 hand-designed hand-crafted handcrafted general-purpose lightweight light-weight heavy open closed

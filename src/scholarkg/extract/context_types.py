@@ -197,3 +197,24 @@ def keep_untyped(doc: Doc, cands: list[Candidate]) -> None:
             continue
         if looks_coined(c.text) and _in_prose(view, c.start):
             c.type, c.confidence = EntityType.METHOD, 0.35
+
+
+# Heads of concepts that name a process: a task when the text says what something is for
+# ("a benchmark for semi-supervised learning", "advances in reinforcement learning"), a method
+# when the text uses it ("trained with reinforcement learning").
+PROCESS_HEADS = frozenset("""learning training adaptation translation inference optimization optimisation
+    distillation augmentation fine-tuning finetuning pre-training pretraining""".split())
+_PURPOSE = frozenset({"for", "in", "to"})
+
+
+def type_processes_by_purpose(doc: Doc, chosen: list[Candidate]) -> None:
+    """A process concept after "for", "in" or "to" is the task the sentence is about."""
+    view = info(doc)
+    lower = view.lower
+    for c in chosen:
+        if c.type is not EntityType.METHOD or c.label != c.label.lower() or c.start == 0:
+            continue
+        if c.source not in {"term", "gazetteer"} or lower[c.end - 1] not in PROCESS_HEADS:
+            continue
+        if lower[c.start - 1] in _PURPOSE and view.sent_bounds(c.start)[0] < c.start:
+            c.type = EntityType.TASK

@@ -23,7 +23,7 @@ from spacy.tokens import Doc, Span
 
 from ...model import EntityType
 from ..doctext import found, info
-from ..context_types import keep_untyped, type_from_family, type_from_lists, vote_types
+from ..context_types import keep_untyped, type_from_family, type_from_lists, type_processes_by_purpose, vote_types
 from ..entity_sources import PRIORITY, Candidate, CandidateSources
 from ..gazetteer import load_gazetteer
 from ..concepts import GENERIC_MODIFIERS, STRICT_GENERIC_HEADS
@@ -48,6 +48,7 @@ EXTENSIONS = {
 }
 
 _DATA_TYPES = frozenset({EntityType.BENCHMARK, EntityType.DATASET})
+_SYSTEM_TYPES = frozenset({EntityType.METHOD, EntityType.MODEL})
 _VARIANT_WORDS = frozenset({"variant", "extension", "generalization", "generalisation", "modification", "version"})
 _VARIANT_TAIL = re.compile(r"^(?P<base>.+?)-(?P<size>\d+(?:\.\d+)?[BMKbmk])$")
 
@@ -138,6 +139,7 @@ class EntityMerger:
         keep_untyped(doc, cands)
         chosen = self._select(doc, [c for c in cands if c.type is not None])
         chosen += self._other_occurrences(doc, chosen, defined)
+        type_processes_by_purpose(doc, chosen)
         self._mark_title_subject(doc, chosen)
         self._link_variants(doc, chosen)
         chosen.sort(key=lambda c: (c.start, -c.end))
@@ -267,8 +269,10 @@ class EntityMerger:
                     continue
                 inside = set().union(*(range(s, e) for s, e in covered))
                 rest = [lower[i] for i in range(c.start, c.end) if i not in inside]
-                names_inside = [taken[s] for s in dict.fromkeys(covered) if taken[s].label != taken[s].label.lower()]
-                if names_inside and all(w in GENERIC_MODIFIERS or singular(w) in STRICT_GENERIC_HEADS or w in GENERIC_HEADS
+                names_inside = [taken[s] for s in dict.fromkeys(covered)]
+                # "named entity recognition systems": a system for a task is a method of its own
+                serves_task = c.type in _SYSTEM_TYPES and any(n.type is EntityType.TASK for n in names_inside)
+                if names_inside and not serves_task and all(w in GENERIC_MODIFIERS or singular(w) in STRICT_GENERIC_HEADS or w in GENERIC_HEADS
                        or not w[:1].isalnum() for w in rest):
                     if len(names_inside) == 1 and names_inside[0].start == c.start:
                         # "the COCO dataset": the name as the text writes it is an alias of the name

@@ -42,7 +42,7 @@ TERM_HEADS: dict[str, EntityType] = {
         coreference segmentation transcription correction simplification paraphrasing
         categorization categorisation spotting counting registration retargeting colorization
         dehazing deraining stylization compression transliteration normalization-task
-        question-answering""".split(), T),
+        question-answering processing vision""".split(), T),
     **dict.fromkeys(
         """network net model algorithm method approach architecture mechanism framework technique
         learning training optimization optimisation embedding encoder decoder autoencoder
@@ -57,7 +57,7 @@ TERM_HEADS: dict[str, EntityType] = {
     **dict.fromkeys(
         """accuracy error precision recall score f1 f-score f-measure auc perplexity iou bleu rouge
         meteor cider measure metric correlation likelihood latency throughput reward rate
-        psnr ssim fid map""".split(), MT),
+        psnr ssim fid map cost complexity speed time""".split(), MT),
     **dict.fromkeys("dataset data-set corpus corpora benchmark treebank database".split(), D),
 }
 # Heads that say nothing alone: "the model", "our approach", "a task".
@@ -68,7 +68,8 @@ GENERIC_HEADS = frozenset(
     database learning training analysis search inference modeling modelling generation
     prediction estimation tuning policy kernel reward adaptation transfer matching ranking
     answering sampling embedding encoder decoder classifier detector generator extractor
-    parser tagger solver planner estimator transformer system""".split()
+    parser tagger solver planner estimator transformer system processing vision cost complexity speed
+    time""".split()
 )
 # Words that never start or continue a term.
 STOP_MODIFIERS = frozenset(
@@ -99,7 +100,9 @@ STOP_MODIFIERS = frozenset(
     captures apply applies exploit exploits leverage leverages address addresses tackle tackles
     solve solves handle handles require requires provide provides perform performs outperform
     outperforms consider considers explore explores investigate investigates analyze analyzes
-    analyse analyses evaluated presented denoted termed dubbed""".split()
+    analyse analyses evaluated presented denoted termed dubbed manage manages discover discovers deploy
+    deploys organize organizes organise organises browse alter alters assess assesses verify verifies
+    retrieve retrieves understand understands""".split()
 )
 # Nouns that say a phrase names a task: "the viewpoint classification task", "the exploration problem"
 ROLE_HEADS = frozenset({"task", "problem", "subtask", "sub-task"})
@@ -109,6 +112,16 @@ _ROLE_STOP = frozenset("""hard easy difficult challenging open important main ke
     original auxiliary proxy pretext primary secondary related similar different new given toy real
     real-world well-known classic classical fundamental general generic learning optimization inverse
     end research prediction""".split())
+# Nouns that a role noun modifies ("task performance", "task success", "problem setting")
+_AFTER_ROLE_NOUNS = frozenset("""arithmetic success accuracy difficulty distribution specification description
+    instruction instructions decomposition planning vector vectors embedding embeddings structure setting
+    settings space family suite set list pool taxonomy diversity complexity coverage transfer interference
+    allocation assignment id ids type types level reward rewards loss losses head heads prompt prompts
+    data output outputs horizon horizons statement formulation instance instances solving solver
+    solvers""".split())
+_NOUN_ENDING = re.compile(r"^[a-z]{3,}(?:ance|ence|tion|sion|ment|ity|ness|ure)$")
+# Endings of adjectives (and of hyphenated modifiers ending in a particle: "held-out")
+_ADJECTIVE = re.compile(r"(?:ive|al|ous|able|ible|ful|less|ic|ed|ish|ary|-out|-in|-up|-off|-on)$")
 _BREAK_TEXT = frozenset({",", ".", ";", ":", "(", ")", "[", "]", "\"", "'", "/", "?", "!", "%", "=", "+"})
 
 
@@ -133,7 +146,7 @@ _S_NOUNS = frozenset(
 _COMPARATIVES = frozenset(
     """larger smaller deeper wider stronger weaker better worse faster slower longer shorter higher
     lower bigger simpler richer cheaper easier harder newer older greater fewer top-performing
-    best-performing prevailing base""".split()
+    best-performing prevailing base broader narrower""".split()
 )
 # a word right after these is a verb, not a modifier: "we develop X", "to formalize X"
 # Modifiers that leave a generic head generic: "valuable learning", "eight learning methods"
@@ -225,6 +238,11 @@ class TermFinder:
                 continue  # "the model", "eight learning methods", "valuable learning"
             if not is_specific(words, start, i, generic) or is_group(text, words, start, i):
                 continue  # "a differentiable model", "downstream benchmarks"
+            if start == i and type_ in (T, ME) and not (i + 1 < sent_end and singular(lower[i + 1]) in ROLE_HEADS):
+                continue  # a bare process noun ("optimization", "verification", "editing") names no
+                #           concept on its own; known ones ("summarization") come from the gazetteer
+            if head == "time" and start > sent_start and lower[start - 1] in {"at", "in", "of"}:
+                continue  # "at test time", "in real time", "in linear time": when, not a measure
             spans.append(Found(start, i + 1, type_.value, head in STRICT_GENERIC_HEADS))
         set_found(doc, SPANS_KEY, self._title_only(view, spans))
         doc.user_data[ROLES_KEY] = roles
@@ -235,15 +253,19 @@ class TermFinder:
         role noun name a task; the noun itself is how the text writes it (kept as an alias)."""
         if view.space[i - 1]:
             return
+        sent_start, sent_end = view.sent_bounds(i)
+        after = view.words[i + 1] if i + 1 < sent_end else ""
+        if after.lower() in _AFTER_ROLE_NOUNS or _NOUN_ENDING.search(after.lower()):
+            return  # "task performance", "task arithmetic": the role noun modifies another noun
         last = spans[-1] if spans else None
         if last is not None and last.end == i:
             if last.label in (T.value, ME.value) and not last.key:
                 spans[-1] = Found(last.start, last.end, T.value, last.key)
                 roles[(last.start, last.end)] = i + 1
             return
-        sent_start = view.sent_bounds(i)[0]
-        if i - 1 < sent_start or not view.words[i - 1][:1].isalpha():
-            return
+        before = view.lower[i - 1]
+        if i - 1 < sent_start or not before[:1].isalpha() or _ADJECTIVE.search(before) or before in _COMPARATIVES:
+            return  # "held-out tasks", "knowledge-intensive tasks", "broader tasks": descriptions
         start = self._left_edge(view, i - 1, sent_start) if _modifier_ok(view.words[i - 1]) else i
         if start >= i or not is_specific(view.words, start, i, True):
             return  # "the main task", "a downstream task", "this problem"
