@@ -57,7 +57,8 @@ open-source open-weight frontier generalizable complete full partial auxiliary d
 automatic manual human-engineered mature runnable deterministic dynamic static underlying resulting
 corresponding respective baseline base pretrained pre-trained trained learned fine-tuned off-the-shelf
 black-box white-box plug-and-play task-specific domain-specific model-agnostic data-driven
-learning-based cost-effective low-cost high-quality large-scale small-scale real-world""".split()
+learning-based cost-effective low-cost high-quality large-scale small-scale real-world frozen
+chunked""".split()
 
 # Words that never begin a concept: cut off from its start.
 EDGE_WORDS = frozenset(_NUMBER_WORDS + _QUANTIFIERS + _EVALUATIVE)

@@ -18,17 +18,20 @@ it. Here the evidence of every mention of a name in the abstract is put together
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from spacy.tokens import Doc
 
 from ..model import EntityType
 from .cues import FUNCTION_WORDS, head_type
 from .doctext import info
-from .entity_sources import Candidate
 from .modelnames import variant_base
 from .names import canonical_key
 
-__all__ = ["vote_types", "type_from_lists", "type_from_family", "keep_untyped", "looks_coined", "VENUES"]
+if TYPE_CHECKING:  # pragma: no cover
+    from .entity_sources import Candidate
+
+__all__ = ["vote_types", "type_from_lists", "type_from_family", "joined_base", "keep_untyped", "looks_coined", "VENUES"]
 
 _LIST_JOINS = frozenset({",", "and", "or", "/"})
 _LIST_OPENERS = frozenset({",", "such", "as", "including", "includes", "include", "like", "namely", "e.g.", "i.e.",
@@ -136,19 +139,35 @@ def _head_before(view, first: Candidate) -> EntityType | None:
     return _plural_head(words[j])
 
 
+def joined_base(name: str, gazetteer) -> tuple[str, EntityType] | None:
+    """A known method or model a coined name is built on by joining a word in front of it:
+    ``"SparseLoRA"`` -> LoRA, ``"RegionCLIP"`` -> CLIP, ``"StabGAT"`` -> GAT."""
+    for k in range(2, len(name) - 1):
+        if not name[k].isupper() or name[k - 1].isupper() or not name[k - 1].isalpha():
+            continue
+        entry = gazetteer.lookup(name[k:])
+        if entry is not None and entry.type in (EntityType.METHOD, EntityType.MODEL):
+            return entry.canonical, entry.type
+    return None
+
+
 def type_from_family(cands: list[Candidate], gazetteer) -> None:
-    """A variant takes the type of its family: "BrowseComp-en" is a benchmark like BrowseComp."""
+    """A variant takes the type of its family ("BrowseComp-en" is a benchmark like BrowseComp); a
+    name built on a known method is a method too ("SparseLoRA" on LoRA)."""
     known = {c.key: c.type for c in cands if c.type is not None and c.source not in {"term", "ner"}}
     for c in cands:
         if c.type is not None or c.source not in {"name", "title"}:
             continue
         got = variant_base(c.text)
-        if got is None:
-            continue
-        entry = gazetteer.lookup(got[0])
-        type_ = known.get(canonical_key(got[0])) or (entry.type if entry is not None else None)
+        type_ = None
+        if got is not None:
+            entry = gazetteer.lookup(got[0])
+            type_ = known.get(canonical_key(got[0])) or (entry.type if entry is not None else None)
+        if type_ is None:
+            joined = joined_base(c.text, gazetteer)
+            type_ = joined[1] if joined else None
         if type_ is not None:
-            c.type, c.confidence = type_, 0.7
+            c.type, c.confidence = type_, 0.7 if got is not None else 0.6
 
 
 def looks_coined(text: str) -> bool:
@@ -158,9 +177,9 @@ def looks_coined(text: str) -> bool:
     footnoted name ("Hager1"), a quantity ("6DoF", "0.9dB") or too long to be a name."""
     from .lexicon import english_parts, is_english
 
-    if len(text) > 20 or not text[:1].isalpha():
+    if len(text) > 20 or not text[:1].isalpha() or sum(ch.isalpha() for ch in text) < 2:
         return False
-    if is_english(text.strip("s")) or len(english_parts(text)) >= 3 or _FOOTNOTED.match(text):
+    if is_english(text.strip("s")) or _FOOTNOTED.match(text) or sum(len(p) >= 3 for p in english_parts(text)) >= 3:
         return False
     if text.rstrip("0123456789'\u2019-") in VENUES:
         return False

@@ -14,9 +14,8 @@ from dataclasses import dataclass, field
 from spacy.tokens import Doc
 
 from ..model import EntityType
-from .doctext import found, info
+from .doctext import ROLES_KEY, found, info
 from .gazetteer import Gazetteer
-from .components.terms import ROLES_KEY
 from .typing_rules import Phrase, infer_type
 
 __all__ = ["Candidate", "CandidateSources", "clean_label", "PRIORITY"]

@@ -25,6 +25,7 @@ SPANS_KEY = "candidates"
 _HAS_INNER_CAP = re.compile(r".[A-Z]")
 _HAS_DIGIT_AND_LETTER = re.compile(r"(?=.*\d)(?=.*[A-Za-z])")
 _NUMBERISH = re.compile(r"^[\d.,%x×]+[A-Za-z]?$|^\d+(?:\.\d+)?[KkMmBbTt]$|^\d+(st|nd|rd|th|D|d)$")
+_LETTER_NUMBER = re.compile(r"^[A-Z]\d{2,}$")
 _URLISH = re.compile(r"https?://|www\.|\.(com|org|io|net|ai)\b")
 
 
@@ -58,7 +59,9 @@ def _name_word(text: str, in_title: bool) -> bool:
         return False
     letters = [c for c in text if c.isalpha()]
     if len(letters) < 2:
-        return False  # "A97-1020", "L0": codes, not names
+        # "A97-1020", "L0": codes, not names; a letter and a number ("S669") may name a data set,
+        # and is kept only when the words around it type it
+        return bool(_LETTER_NUMBER.match(text))
     if _HAS_INNER_CAP.search(text):
         return True
     return bool(_HAS_DIGIT_AND_LETTER.match(text)) and text[0].isalpha() and not text[0].islower()

@@ -23,7 +23,7 @@ from spacy.tokens import Doc, Span
 
 from ...model import EntityType
 from ..doctext import found, info
-from ..context_types import keep_untyped, type_from_family, type_from_lists, type_processes_by_purpose, vote_types
+from ..context_types import joined_base, keep_untyped, type_from_family, type_from_lists, type_processes_by_purpose, vote_types
 from ..entity_sources import PRIORITY, Candidate, CandidateSources
 from ..gazetteer import load_gazetteer
 from ..concepts import GENERIC_MODIFIERS, STRICT_GENERIC_HEADS
@@ -364,6 +364,9 @@ class EntityMerger:
                 entry = self.gazetteer.lookup(tail)
                 if entry is not None and entry.type in (EntityType.METHOD, EntityType.MODEL):
                     return entry.canonical
+        joined = joined_base(c.label, self.gazetteer)
+        if joined is not None and canonical_key(joined[0]) != own:
+            return joined[0]  # "SparseLoRA" -> LoRA
         for name in names:
             # "Entity-aware Group Relative Policy Optimization" ends with a known method
             words = name.split()

@@ -86,6 +86,7 @@ _DATA = {EntityType.BENCHMARK, EntityType.DATASET}
 _SYSTEMS = {EntityType.MODEL, EntityType.METHOD}
 _WEAK = {"term", "ner"}
 _DIGIT = re.compile(r"\d")
+_TEX_OPEN = re.compile(r"^\\[a-z]+\{$")  # "\emph{", "\textsc{"
 _RANGE_DASH = re.compile(r"^\s*(?:-|\u2013|to)\s*\$?\d")
 _RANGE_END = re.compile(r"\d\s*(?:\\?%|percent)?\$?\s*(?:-|\u2013|to)\s*\$?$")
 
@@ -200,19 +201,36 @@ class ResultFinder:
         before_text = view.text[max(sent.c0, sent.c0 + v.start - 12) : sent.c0 + v.start]
         if _RANGE_DASH.match(after_text) or _RANGE_END.search(before_text):
             return None  # "1% to 5%", "12-49%": a range
-        prev = lower[first - 1] if first > s0 else ""
-        prev2 = lower[first - 2] if first - 1 > s0 else ""
+        lo = first  # the value's first token, before any TeX "$" around it ("$88.9$")
+        while lo > s0 and words[lo - 1] == "$":
+            lo -= 1
+        prev = lower[lo - 1] if lo > s0 else ""
+        prev2 = lower[lo - 2] if lo - 1 > s0 else ""
         change = self._change(view, sent, v, first, last, prev, prev2)
         if change is None and (prev in _BOUNDS or prev2 in {"less", "more", "at", "up"}):
             return None
         nxt = lower[last] if last < s1 else None
         if v.unit is None and change is None and nxt is not None and nxt in _COUNT_NOUNS:
             return None
+        if v.unit is None and change is None and nxt == "of" and any(
+                _DIGIT.match(w) for w in words[last + 1 : min(s1, last + 3)]):
+            return None  # "solves 9 of the 12 tasks": a count
         benchmark = metric = model = None
         confidence = 0.0
         # NAME ( value ): a benchmark, metric or system in front, the value in brackets
-        open_i = first - (2 if prev in {"up", "+"} else 1)
+        open_i = lo - (2 if prev in {"up", "+"} else 1)
         front_system = None
+        if lo > s0 and lower[lo - 1] not in {"(", ":", "="}:
+            # a results table written as text: "HumanEval: TinyCoder 48.2, StarCoder 30.4; MBPP: ..."
+            e = _entity_at(ents, lo - 1)
+            if e is not None and e.end == lo and e.type in _SYSTEMS and not _generic(e):
+                front_system = e
+                data = self._segment_data(view, ents, s0, e.start)
+                if data is not None:
+                    benchmark, confidence = data.label, 0.7
+                    # the measure the table states once: "Results (pass@1): HumanEval: ..."
+                    metric = next((m.label for m in reversed(ents) if m.type is EntityType.METRIC
+                                   and m.end <= data.start and not _is_statistic(m.label)), None)
         if open_i > s0 and words[open_i] == "(":
             e = _entity_at(ents, open_i - 1)
             if e is not None and e.type in _DATA:
@@ -227,6 +245,9 @@ class ResultFinder:
         solved = prev in _SOLVE_VERBS
         while j < s1 and j - last <= 5:
             low = lower[j]
+            if low == "$":
+                j += 1
+                continue
             e = _entity_at(ents, j)
             if e is not None and e.type is EntityType.METRIC and metric is None:
                 metric = e.label
@@ -260,7 +281,7 @@ class ResultFinder:
             metric = " ".join(metric_words)
             confidence = max(confidence, 0.6)
         # METRIC [of|=|:|is|reaching|to] value; "BENCH: 82.1"; "the GLUE score to 80.5%"
-        k = first - 1
+        k = lo - 1
         while k > s0 and lower[k] in {"of", "=", ":", "is", "reaching", "reaches", "a", "an", "at", "(", "to", "was", "by"}:
             k -= 1
         if k >= s0 and _is_statistic(words[k]) or (k >= s0 and words[k] in {"p", "R^2", "R\u00b2"}):
@@ -300,9 +321,9 @@ class ResultFinder:
             metric, confidence = previous_metric, 0.6
         if benchmark is None and (metric is not None or model is not None or solved):
             # "On the WMT 2014 English-to-French task, our model ... BLEU score of 41.8"
-            data = self._sentence_data(lower, ents, s0)
-            if len({e.label for e in data}) == 1:
-                benchmark, confidence = data[0].label, min(max(confidence, 0.6), 0.65)
+            data = self._data_for(lower, ents, s0, first)
+            if data is not None:
+                benchmark, confidence = data.label, min(max(confidence, 0.6), 0.65)
         if benchmark is None and metric is None:
             return None
         if model is None:
@@ -312,10 +333,39 @@ class ResultFinder:
 
     @staticmethod
     def _sentence_data(lower: list[str], ents: list[EntityRecord], s0: int) -> list[EntityRecord]:
-        """Benchmarks the sentence evaluates on: after "on"/"in" (or "on the")."""
-        return [e for e in ents if e.type in _DATA and e.start > s0 and (
-            lower[e.start - 1] in {"on", "in"}
-            or (e.start - 1 > s0 and lower[e.start - 1] in {"the", "a"} and lower[e.start - 2] in {"on", "in"}))]
+        """Benchmarks the sentence evaluates on: after "on"/"in", "on the", "on the multilingual"."""
+        out = []
+        for e in ents:
+            if e.type not in _DATA or e.start <= s0:
+                continue
+            k = e.start - 1
+            while k > s0 and e.start - k <= 3 and (lower[k] in {"the", "a"} or _TEX_OPEN.match(lower[k]) or (lower[k].isalpha()
+                                                   and lower[k] not in {"on", "in"} and lower[k - 1] in {"the", "a"})):
+                k -= 1
+            if lower[k] in {"on", "in"}:
+                out.append(e)
+        return out
+
+    def _data_for(self, lower: list[str], ents: list[EntityRecord], s0: int, first: int) -> EntityRecord | None:
+        """The benchmark of the value at ``first``: the one the sentence names, or of several the
+        nearest one before the value in its clause ("On LVIS, X reaches 31.4 ..., and on COCO 47.2")."""
+        data = self._sentence_data(lower, ents, s0)
+        if len({e.label for e in data}) == 1:
+            return data[0]
+        before = [e for e in data if e.end <= first and ";" not in lower[e.end : first]]
+        return before[-1] if before else None
+
+    @staticmethod
+    def _segment_data(view, ents: list[EntityRecord], s0: int, pos: int) -> EntityRecord | None:
+        """The benchmark heading a part of a results table written as text ("MBPP: A 52.0, B 41.4"):
+        the nearest benchmark before ``pos`` followed by ":" with no ";" in between."""
+        lower = view.lower
+        for e in sorted((e for e in ents if e.type in _DATA and e.end <= pos), key=lambda e: -e.end):
+            if ";" in lower[e.end : pos]:
+                return None
+            if e.end < len(lower) and lower[e.end] == ":":
+                return e
+        return None
 
     @staticmethod
     def _change(view, sent: _Sentence, v: Value, first: int, last: int, prev: str, prev2: str) -> Change | None:
@@ -367,9 +417,8 @@ class ResultFinder:
                     baseline = e.label
                     break
         if benchmark is None:
-            data = self._sentence_data(lower, ents, s0)
-            if len({e.label for e in data}) == 1:
-                benchmark = data[0].label
+            data = self._data_for(lower, ents, s0, first)
+            benchmark = data.label if data is not None else None
         if model is None and baseline is None and benchmark is None and metric is None:
             return None
         unit = v.unit

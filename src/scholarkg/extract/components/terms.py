@@ -21,11 +21,11 @@ from spacy.tokens import Doc
 from ...model import EntityType
 from ..concepts import STRICT_GENERIC_HEADS, concept_key, is_group, is_specific, trim_start
 from ..cues import FUNCTION_WORDS
-from ..doctext import Found, info, set_found
+from ..doctext import ROLES_KEY, Found, info, set_found
 from ..tokenizer import MODIFIER_SUFFIXES
 from ..names import singular
 
-__all__ = ["TermFinder", "SPANS_KEY", "TERM_HEADS", "GENERIC_HEADS", "ROLE_HEADS", "ROLES_KEY"]
+__all__ = ["TermFinder", "SPANS_KEY", "TERM_HEADS", "GENERIC_HEADS", "ROLE_HEADS"]
 
 SPANS_KEY = "terms"
 T, ME, MT, D = EntityType.TASK, EntityType.METHOD, EntityType.METRIC, EntityType.DATASET
@@ -106,7 +106,6 @@ STOP_MODIFIERS = frozenset(
 )
 # Nouns that say a phrase names a task: "the viewpoint classification task", "the exploration problem"
 ROLE_HEADS = frozenset({"task", "problem", "subtask", "sub-task"})
-ROLES_KEY = "scholarkg.term_roles"
 # Words before a role noun that make a description rather than a name: "the same task", "a hard problem"
 _ROLE_STOP = frozenset("""hard easy difficult challenging open important main key central core target
     original auxiliary proxy pretext primary secondary related similar different new given toy real
@@ -241,6 +240,8 @@ class TermFinder:
             if start == i and type_ in (T, ME) and not (i + 1 < sent_end and singular(lower[i + 1]) in ROLE_HEADS):
                 continue  # a bare process noun ("optimization", "verification", "editing") names no
                 #           concept on its own; known ones ("summarization") come from the gazetteer
+            if type_ is T and head != lower[i] and not (i + 1 < sent_end and singular(lower[i + 1]) in ROLE_HEADS):
+                continue  # "perfect matchings", "the predicted segmentations": things a task yields
             if head == "time" and start > sent_start and lower[start - 1] in {"at", "in", "of"}:
                 continue  # "at test time", "in real time", "in linear time": when, not a measure
             spans.append(Found(start, i + 1, type_.value, head in STRICT_GENERIC_HEADS))
@@ -269,6 +270,8 @@ class TermFinder:
         start = self._left_edge(view, i - 1, sent_start) if _modifier_ok(view.words[i - 1]) else i
         if start >= i or not is_specific(view.words, start, i, True):
             return  # "the main task", "a downstream task", "this problem"
+        if start == i - 1 and "-" in before:
+            return  # "sparse-reward tasks", "long-horizon problems": a compound adjective
         if any(view.lower[k] in _VAGUE or view.lower[k] in _ROLE_STOP for k in range(start, i)):
             return
         spans.append(Found(start, i, T.value, False))
