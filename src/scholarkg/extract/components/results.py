@@ -34,6 +34,7 @@ from spacy.tokens import Doc
 
 from ...model import Change, EntityType, Role
 from ..doctext import info
+from ..figures import DECREASE_AFTER, INCREASE_AFTER, change_of, data_for, segment_data
 from ..names import canonical_key
 from ..numbers import Value, find_values
 from .entities import EntityRecord, is_generic, records
@@ -51,29 +52,7 @@ _COUNT_NOUNS = frozenset(
     trajectories agents tools turns rounds iterations runs seeds million billion thousand k m b
     papers articles hours. months years weeks nodes edges graphs sub""".split()
 )
-# Words after a value that make it a change, with the direction they give.
-_INCREASE_AFTER = frozenset(
-    """improvement improvements gain gains increase increases boost boosts higher more better faster
-    larger greater speedup speed-up above over margin advantage""".split()
-)
-_DECREASE_AFTER = frozenset(
-    """reduction reductions decrease decreases drop drops lower less fewer smaller cheaper shorter
-    saving savings below""".split()
-)
-_BASELINE_WORDS = frozenset({"the", "prior", "previous", "baseline", "baselines", "strongest", "best", "existing",
-                             "its", "their", "state-of-the-art", "sota", "vanilla", "standard"})
 _NEUTRAL_AFTER = frozenset({"relative", "absolute", "point", "points", "pp", "percentage"})
-# Verbs before "by VALUE" that make it a change.
-_INCREASE_VERBS = frozenset(
-    """improve improves improved improving outperform outperforms outperformed outperforming boost
-    boosts boosted boosting increase increases increased increasing raise raises raised raising
-    surpass surpasses surpassed surpassing exceed exceeds exceeded exceeding beat beats enhance
-    enhances enhanced enhancing gain gains gained""".split()
-)
-_DECREASE_VERBS = frozenset(
-    """reduce reduces reduced reducing decrease decreases decreased decreasing cut cuts cutting lower
-    lowers lowered lowering shrink shrinks drop drops dropped""".split()
-)
 _SOLVE_VERBS = frozenset({"solves", "solve", "solved", "solving", "resolves", "resolve", "resolved", "completes",
                           "complete", "completed", "answers", "answered", "passes", "passed"})
 # Statistics about the paper's own analysis, not scores of a system.
@@ -86,7 +65,7 @@ _DATA = {EntityType.BENCHMARK, EntityType.DATASET}
 _SYSTEMS = {EntityType.MODEL, EntityType.METHOD}
 _WEAK = {"term", "ner"}
 _DIGIT = re.compile(r"\d")
-_TEX_OPEN = re.compile(r"^\\[a-z]+\{$")  # "\emph{", "\textsc{"
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
 _RANGE_DASH = re.compile(r"^\s*(?:-|\u2013|to)\s*\$?\d")
 _RANGE_END = re.compile(r"\d\s*(?:\\?%|percent)?\$?\s*(?:-|\u2013|to)\s*\$?$")
 
@@ -206,12 +185,14 @@ class ResultFinder:
             lo -= 1
         prev = lower[lo - 1] if lo > s0 else ""
         prev2 = lower[lo - 2] if lo - 1 > s0 else ""
-        change = self._change(view, sent, v, first, last, prev, prev2)
+        change = change_of(view, sent.s0, sent.s1, v, first, last, prev)
         if change is None and (prev in _BOUNDS or prev2 in {"less", "more", "at", "up"}):
             return None
         nxt = lower[last] if last < s1 else None
         if v.unit is None and change is None and nxt is not None and nxt in _COUNT_NOUNS:
             return None
+        if v.unit is None and _YEAR.match(v.text):
+            return None  # "the COCO 2015 challenge", "since 2019": a year
         if v.unit is None and change is None and nxt == "of" and any(
                 _DIGIT.match(w) for w in words[last + 1 : min(s1, last + 3)]):
             return None  # "solves 9 of the 12 tasks": a count
@@ -225,7 +206,7 @@ class ResultFinder:
             e = _entity_at(ents, lo - 1)
             if e is not None and e.end == lo and e.type in _SYSTEMS and not _generic(e):
                 front_system = e
-                data = self._segment_data(view, ents, s0, e.start)
+                data = segment_data(view, ents, s0, e.start)
                 if data is not None:
                     benchmark, confidence = data.label, 0.7
                     # the measure the table states once: "Results (pass@1): HumanEval: ..."
@@ -271,7 +252,7 @@ class ResultFinder:
             word = words[j]
             if not word.isalpha() or low in _METRIC_STOP or word[:1].isupper():
                 break
-            if low in _INCREASE_AFTER or low in _DECREASE_AFTER or low in _NEUTRAL_AFTER:
+            if low in INCREASE_AFTER or low in DECREASE_AFTER or low in _NEUTRAL_AFTER:
                 break
             metric_words.append(word)
             j += 1
@@ -321,7 +302,7 @@ class ResultFinder:
             metric, confidence = previous_metric, 0.6
         if benchmark is None and (metric is not None or model is not None or solved):
             # "On the WMT 2014 English-to-French task, our model ... BLEU score of 41.8"
-            data = self._data_for(lower, ents, s0, first)
+            data = data_for(lower, ents, s0, first)
             if data is not None:
                 benchmark, confidence = data.label, min(max(confidence, 0.6), 0.65)
         if benchmark is None and metric is None:
@@ -330,78 +311,6 @@ class ResultFinder:
             model, _ = self._model_before(ents, s0, first, main)
         return ResultSpan(v.value, v.unit, sent.c0 + v.start, sent.c0 + v.end, sent.c0, sent.c1, model, benchmark,
                           metric, None, round(confidence, 3))
-
-    @staticmethod
-    def _sentence_data(lower: list[str], ents: list[EntityRecord], s0: int) -> list[EntityRecord]:
-        """Benchmarks the sentence evaluates on: after "on"/"in", "on the", "on the multilingual"."""
-        out = []
-        for e in ents:
-            if e.type not in _DATA or e.start <= s0:
-                continue
-            k = e.start - 1
-            while k > s0 and e.start - k <= 3 and (lower[k] in {"the", "a"} or _TEX_OPEN.match(lower[k]) or (lower[k].isalpha()
-                                                   and lower[k] not in {"on", "in"} and lower[k - 1] in {"the", "a"})):
-                k -= 1
-            if lower[k] in {"on", "in"}:
-                out.append(e)
-        return out
-
-    def _data_for(self, lower: list[str], ents: list[EntityRecord], s0: int, first: int) -> EntityRecord | None:
-        """The benchmark of the value at ``first``: the one the sentence names, or of several the
-        nearest one before the value in its clause ("On LVIS, X reaches 31.4 ..., and on COCO 47.2")."""
-        data = self._sentence_data(lower, ents, s0)
-        if len({e.label for e in data}) == 1:
-            return data[0]
-        before = [e for e in data if e.end <= first and ";" not in lower[e.end : first]]
-        return before[-1] if before else None
-
-    @staticmethod
-    def _segment_data(view, ents: list[EntityRecord], s0: int, pos: int) -> EntityRecord | None:
-        """The benchmark heading a part of a results table written as text ("MBPP: A 52.0, B 41.4"):
-        the nearest benchmark before ``pos`` followed by ":" with no ";" in between."""
-        lower = view.lower
-        for e in sorted((e for e in ents if e.type in _DATA and e.end <= pos), key=lambda e: -e.end):
-            if ";" in lower[e.end : pos]:
-                return None
-            if e.end < len(lower) and lower[e.end] == ":":
-                return e
-        return None
-
-    @staticmethod
-    def _change(view, sent: _Sentence, v: Value, first: int, last: int, prev: str, prev2: str) -> Change | None:
-        """Increase or decrease when the text says the value is a change, else None."""
-        lower = view.lower
-        s0, s1 = sent.s0, sent.s1
-        if prev == "up" or prev == "+" or v.text.startswith("+"):
-            return Change.INCREASE
-        if v.text.startswith(("-", "\u2212")):
-            return Change.DECREASE
-        # "70.7% fewer steps", "1.4 BLEU above the baseline", "a 26% relative improvement"
-        for k in range(last, min(s1, last + 4)):
-            low = lower[k]
-            if low in {"over", "above"}:
-                # "1.4 BLEU above the baseline", "2.1 points over FRONT"; not "58.2% over 10 runs"
-                nxt = view.words[k + 1] if k + 1 < s1 else ""
-                if nxt.lower() in _BASELINE_WORDS or nxt[:1].isupper():
-                    return Change.INCREASE
-                break
-            if low in _INCREASE_AFTER:
-                return Change.INCREASE
-            if low in _DECREASE_AFTER:
-                return Change.DECREASE
-            if low in {"on", "for", "in", ",", ";", "and", "(", ")"}:
-                break
-        # "improves accuracy by 2.3", "reduces the steps on BrowseComp by 70.7%"
-        if prev == "by":
-            k = first - 2
-            while k >= s0 and first - k <= 12:
-                low = lower[k]
-                if low in _INCREASE_VERBS:
-                    return Change.INCREASE
-                if low in _DECREASE_VERBS:
-                    return Change.DECREASE
-                k -= 1
-        return None
 
     def _improvement(self, view, sent: _Sentence, v: Value, first: int, change: Change, model: str | None,
                      benchmark: str | None, metric: str | None, main: EntityRecord | None) -> ResultSpan | None:
@@ -417,7 +326,7 @@ class ResultFinder:
                     baseline = e.label
                     break
         if benchmark is None:
-            data = self._data_for(lower, ents, s0, first)
+            data = data_for(lower, ents, s0, first)
             benchmark = data.label if data is not None else None
         if model is None and baseline is None and benchmark is None and metric is None:
             return None
