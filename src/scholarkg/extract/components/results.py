@@ -10,6 +10,10 @@ metric:
 - ``..., versus 80.9% for MOPD``, ``3.1 dB for X``    "for X" names the model of that value
 - ``X solves 12.5% of the tasks`` on a benchmark named in the sentence
 - ``82.1, 45.3 and 67.0 on A, B and C, respectively`` values paired with benchmarks in order
+- ``HumanEval: A 48.2, B 33.5; MBPP: A 52.0``        a results table written as text: a system
+                                                      before each value, a benchmark heading each part
+- ``On LVIS, X reaches 31.4 ..., and on COCO 47.2``   each value with the benchmark of its clause
+  (:mod:`scholarkg.extract.figures`); TeX values ("$88.9$") read like plain ones
 
 A number is an **improvement** (``change`` set) when the text says it is a change: "up 12.56",
 "+2.3 F1", "improves ... by 2.3", "reduces ... by 70.7%", "1.4 BLEU above the baseline", "70.7%
@@ -17,7 +21,7 @@ fewer steps", "a 26% relative improvement". Its baseline is the system the sente
 with ("over FRONT", "compared to X"), when it names one.
 
 Not figures at all: bounds ("below 1%", "more than 50%"), ranges ("1% to 5%", "12-49%"),
-counts ("38,000 hours", "134 tasks") and statistics about the paper's own analysis (a fit's
+counts ("38,000 hours", "134 tasks", "9 of the 12 tasks"), years and statistics about the paper's own analysis (a fit's
 R², p-values). The model is the "for X" name, else the nearest model or method before the
 value that the paper itself presents, else the paper's introduced model or method.
 ``Doc._.results`` holds :class:`ResultSpan` values; every value is text of the document.
