@@ -204,7 +204,7 @@ SELECT DISTINCT ?node ?kind WHERE {
     VALUES (?class ?kind) {
       (skg:Author "Author") (skg:Paper "Paper") (skg:Benchmark "Benchmark") (skg:Dataset "Dataset")
       (skg:Model "Model") (skg:Method "Method") (skg:Task "Task") (skg:Metric "Metric")
-      (skg:Result "Result") (skg:CodeRepository "CodeRepository") (skg:ProjectPage "ProjectPage")
+      (skg:Result "Result") (skg:Improvement "Improvement") (skg:CodeRepository "CodeRepository") (skg:ProjectPage "ProjectPage")
       (skg:WebResource "WebResource")
     }
     ?node a ?class .
@@ -219,7 +219,7 @@ SELECT DISTINCT ?s ?relation ?o WHERE {
   VALUES (?p ?relation) {
     (dcterms:creator "author") (dcterms:subject "category") (skg:introduces "introduces")
     (skg:evaluatesOn "evaluatesOn") (skg:uses "uses") (skg:comparesWith "comparesWith")
-    (skg:mentions "mentions") (skg:reportsResult "reportsResult") (skg:model "model")
+    (skg:mentions "mentions") (skg:reportsResult "reportsResult") (skg:reportsImprovement "reportsImprovement") (skg:baseline "baseline") (skg:model "model")
     (skg:benchmark "benchmark") (skg:metric "metric") (skg:variantOf "variantOf")
     (skg:derivedFrom "derivedFrom") (skg:hasCodeRepository "codeRepository")
     (skg:hasProjectPage "projectPage")

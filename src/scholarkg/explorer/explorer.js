@@ -101,7 +101,8 @@
     box.replaceChildren();
     box.append(el("h3", n.name));
     const kindline = el("p", null, "kindline");
-    kindline.append(icon(n.kind), el("span", kindStyle[n.kind].text + " · " + n.degree + " link" + (n.degree === 1 ? "" : "s")));
+    const sort = n.entity_kind ? " · " + (n.entity_kind === "name" ? "name" : "concept") : "";
+    kindline.append(icon(n.kind), el("span", kindStyle[n.kind].text + sort + " · " + n.degree + " link" + (n.degree === 1 ? "" : "s")));
     box.append(kindline);
     const list = el("dl");
     field(list, "Year", n.year);
@@ -113,7 +114,7 @@
     if (url) field(list, n.kind === "Paper" ? "arXiv" : "URL", link(url, n.kind === "Paper" && n.arxiv_id ? n.arxiv_id : url));
     else field(list, "arXiv id", n.arxiv_id);
     if (n.aliases) field(list, "Aliases", n.aliases.join(", "));
-    if (n.kind === "Result") field(list, "Value", n.label);  // value and unit, as in view.value_text
+    if (n.kind === "Result" || n.kind === "Improvement") field(list, "Value", n.label);  // as written, with its unit
     field(list, "Evidence", n.evidence);
     if (list.childElementCount) box.append(list);
     if (n.abstract) box.append(el("p", n.abstract, "abstract"));
@@ -184,6 +185,7 @@
 
   /* ---- filters ---- */
   const kindBoxes = [];
+  const sortBoxes = [];
   const categoryBoxes = [];
   const yearFrom = byId("year-from");
   const yearTo = byId("year-to");
@@ -215,6 +217,13 @@
     kindBoxes.push(checkRow(byId("legend"), k.kind, k.text, count((n) => n.kind === k.kind), icon(k.kind),
       "the number of " + k.text.toLowerCase() + " nodes the other filters leave"));
   });
+  const SORTS = [["name", "Names", "proper names: known, coined or defined in the text"],
+    ["concept", "Concepts", "term phrases such as question answering"]];
+  SORTS.forEach(([sort, text, title]) => {
+    const total = count((n) => n.entity_kind === sort);
+    if (total) sortBoxes.push(checkRow(byId("sorts"), sort, text, total, null, title));
+  });
+  byId("sort-box").hidden = sortBoxes.length === 0;
   data.categories.forEach((c) => {
     categoryBoxes.push(checkRow(byId("categories"), c.code, c.code, count((n) => n.kind === "Paper" && (n.categories || []).includes(c.code)), null, c.name));
   });
@@ -247,6 +256,7 @@
 
   function applyFilters(how) {
     const kinds = new Set(kindBoxes.filter((b) => b.checked).map((b) => b.value));
+    const sorts = new Set(sortBoxes.filter((b) => b.checked).map((b) => b.value));
     const checkedCategories = new Set(categoryBoxes.filter((b) => b.checked).map((b) => b.value));
     const categories = checkedCategories.size < categoryBoxes.length ? checkedCategories : null;
     let years = null;
@@ -260,7 +270,7 @@
     let reach = null;
     if (categories || years) {
       // Papers that pass, and what hangs off them: one link away, or two through a
-      // non-paper (an entity's results and family). Results go with their own paper only.
+      // non-paper (an entity's results and family). Results and improvements go with their own paper only.
       reach = new Set();
       let frontier = [];
       info.forEach((n) => { if (n.kind === "Paper" && paperPasses(n, categories, years)) { reach.add(n.id); frontier.push(n.id); } });
@@ -268,7 +278,7 @@
         const next = [];
         frontier.forEach((id) => adjacent[id].forEach((other) => {
           const kind = info[other].kind;
-          if (reach.has(other) || kind === "Paper" || (hop === 2 && (kind === "Result" || kind === "Category"))) return;
+          if (reach.has(other) || kind === "Paper" || (hop === 2 && (kind === "Result" || kind === "Improvement" || kind === "Category"))) return;
           reach.add(other);
           next.push(other);
         }));
@@ -277,14 +287,17 @@
     }
     const nodeUpdates = [];
     const kindCounts = {};
+    const sortCounts = {};
     info.forEach((n) => {
       let passes = (reach === null || reach.has(n.id)) && (around === null || around.has(n.id));
       if (passes && categories && n.kind === "Category") passes = categories.has(n.label);
       if (passes) kindCounts[n.kind] = (kindCounts[n.kind] || 0) + 1;
-      const show = passes && kinds.has(n.kind);
+      if (passes && n.entity_kind) sortCounts[n.entity_kind] = (sortCounts[n.entity_kind] || 0) + 1;
+      const show = passes && kinds.has(n.kind) && (!n.entity_kind || sorts.has(n.entity_kind));
       if (nodeHidden[n.id] === show) { nodeHidden[n.id] = !show; nodeUpdates.push({ id: n.id, hidden: !show }); }
     });
     kindBoxes.forEach((box) => { box.parentElement.querySelector(".count").textContent = kindCounts[box.value] || 0; });
+    sortBoxes.forEach((box) => { box.parentElement.querySelector(".count").textContent = sortCounts[box.value] || 0; });
     const edgeUpdates = [];
     data.edges.forEach((e, i) => {
       const hide = nodeHidden[e.from] || nodeHidden[e.to];
@@ -385,7 +398,7 @@
   /* ---- whole graph, physics ---- */
   function resetFilters() {
     around = null;
-    kindBoxes.concat(categoryBoxes).forEach((b) => { b.checked = true; });
+    kindBoxes.concat(sortBoxes, categoryBoxes).forEach((b) => { b.checked = true; });
     if (data.years) { yearFrom.value = data.years[0]; yearTo.value = data.years[1]; }
     applyFilters();
   }

@@ -40,6 +40,7 @@
       [-0.33, 0.33], [-1, 0.33], [-1, -0.33], [-0.33, -0.33]],
     house: [[0, -1.05], [0.95, -0.2], [0.95, 0.9], [-0.95, 0.9], [-0.95, -0.2]],
     parallelogram: [[-0.45, -0.75], [1.05, -0.75], [0.45, 0.75], [-1.05, 0.75]],
+    arrow: [[0, -1.1], [1.0, 0.0], [0.4, 0.0], [0.4, 1.0], [-0.4, 1.0], [-0.4, 0.0], [-1.0, 0.0]],
   };
   const ROUND = new Set(["dot", "ring"]);
 
@@ -144,7 +145,7 @@
       const color = kinds[n.kind].color;
       const edge = { background: color, border: "#111111" };
       const item = {
-        id: n.id, size: n.size, shape: "custom", hidden: hidden.has(n.id),
+        id: n.id, size: n.size, shape: "custom", hidden: hidden.has(n.id), mass: n.tier < 2 ? 2 : 1, // named nodes push harder: room for their labels
         ctxRenderer: ({ ctx, id, x, y, state, style }) => ({
           drawNode: () => drawShape(ctx, id, x, y, state, style),
           nodeDimensions: { width: 2.2 * style.size, height: 2.2 * style.size },

@@ -36,6 +36,7 @@ KIND_STYLE: dict[str, tuple[str, str, str]] = {
     "Task": ("#b07aa1", "pentagon", "Task"),
     "Metric": ("#ff9da7", "plus", "Metric"),
     "Result": ("#8c8c8c", "ring", "Result"),
+    "Improvement": ("#5f9e6e", "arrow", "Improvement"),
     "CodeRepository": ("#2f2f2f", "octagon", "Code repository"),
     "ProjectPage": ("#6b6b6b", "house", "Project page"),
     "WebResource": ("#a0a0a0", "parallelogram", "Web page"),
@@ -51,6 +52,8 @@ RELATION_STYLE: dict[str, tuple[str, bool]] = {
     "comparesWith": ("#b07aa1", True),
     "mentions": ("#b8b8b8", True),
     "reportsResult": ("#8c8c8c", False),
+    "reportsImprovement": ("#5f9e6e", False),
+    "baseline": ("#b07aa1", True),
     "model": ("#59a14f", True),
     "benchmark": ("#f28e2b", True),
     "metric": ("#ff9da7", True),
@@ -70,6 +73,8 @@ RELATION_TEXT: dict[str, tuple[str, str]] = {
     "comparesWith": ("Compares with", "Papers comparing with it"),
     "mentions": ("Mentions", "Mentioned by"),
     "reportsResult": ("Results", "Reported by"),
+    "reportsImprovement": ("Improvements", "Reported by"),
+    "baseline": ("Over the baseline", "Improved on in"),
     "model": ("Model", "Results (as model)"),
     "benchmark": ("Benchmark", "Results (on this benchmark)"),
     "metric": ("Metric", "Results (in this metric)"),
@@ -98,22 +103,32 @@ def _short_title(title: str) -> str:
 
 
 # Label tiers: 0 always drawn and drawn first (authors, papers, what papers introduce),
-# 1 always drawn (what papers evaluate on, use or compare with, categories), 2 drawn once
-# the zoom leaves room (the rest).
+# 1 always drawn (the names of what papers evaluate on, use or compare with, categories), 2
+# drawn once the zoom leaves room (the rest, term-phrase concepts among them). Within a tier,
+# names come before concepts.
 _TIER1_KINDS = {"Benchmark", "Dataset", "Model", "Category"}
 _KIND_RANK = {"Author": 0, "Paper": 2}  # introduced entities rank 1, between them
 
 
 def _tier(full: nx.MultiDiGraph, node: str, kind: str) -> tuple[int, int]:
     """(tier, order within the tier) of a node's label."""
+    if kind == "Paper" and _named_after_what_it_introduces(full, node):
+        return 1, 1  # "HarnessDev: ..." beside the benchmark HarnessDev: one name drawn is enough at first
     if kind in _KIND_RANK:
         return 0, _KIND_RANK[kind]
+    concept = full.nodes[node].get("entity_kind") == "concept"
     roles = {attrs.get("relation") for _, _, attrs in full.in_edges(node, data=True)}
     if "introduces" in roles:
         return 0, 1
-    if kind in _TIER1_KINDS and (kind == "Category" or roles & {"evaluatesOn", "uses", "comparesWith"}):
+    if kind == "Category" or (kind in _TIER1_KINDS and not concept and roles & {"evaluatesOn", "uses", "comparesWith"}):
         return 1, 0
-    return 2, 0
+    return 2, 1 if concept else 0
+
+
+def _named_after_what_it_introduces(full: nx.MultiDiGraph, paper: str) -> bool:
+    short = _short_title(full.nodes[paper].get("label", "")).casefold()
+    return any(attrs.get("relation") == "introduces" and full.nodes[other].get("label", "").casefold() == short
+               for _, other, attrs in full.out_edges(paper, data=True))
 
 
 def _unique_aliases(aliases: list[str], label: str) -> list[str]:
@@ -141,12 +156,14 @@ def _result_name(graph: nx.MultiDiGraph, node: str) -> str:
         text += f" on {parts['benchmark']}"
     if "metric" in parts:
         text += f" ({parts['metric']})"
+    if "baseline" in parts:
+        text += f" over {parts['baseline']}"
     return text
 
 
 def _name(graph: nx.MultiDiGraph, node: str) -> str:
     attrs = graph.nodes[node]
-    return _result_name(graph, node) if attrs["kind"] == "Result" else attrs.get("title") or attrs.get("label", node)
+    return _result_name(graph, node) if attrs["kind"] in ("Result", "Improvement") else attrs.get("title") or attrs.get("label", node)
 
 
 def _namer(full: nx.MultiDiGraph):
@@ -187,7 +204,7 @@ def _node_record(full: nx.MultiDiGraph, node: str, index: dict[str, int], pos, d
     record = {
         "id": index[node],
         "kind": kind,
-        "label": label if kind == "Result" else _short_title(label) if kind == "Paper" else _short(label),
+        "label": label if kind in ("Result", "Improvement") else _short_title(label) if kind == "Paper" else _short(label),
         "tier": tier,
         "order": within,
         "name": name(node),
@@ -198,7 +215,7 @@ def _node_record(full: nx.MultiDiGraph, node: str, index: dict[str, int], pos, d
         "degree": degree,
         "related": _related(full, node, index, name),
     }
-    for key in ("abstract", "evidence", "unit", "value", "arxiv_id"):
+    for key in ("abstract", "evidence", "unit", "value", "arxiv_id", "entity_kind"):
         if attrs.get(key):
             record[key] = attrs[key]
     if "year" in attrs:

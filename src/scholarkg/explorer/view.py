@@ -21,7 +21,7 @@ __all__ = ["to_networkx", "value_text", "NODE_KINDS", "RELATIONS"]
 
 NODE_KINDS = (
     "Author", "Paper", "Category", "Benchmark", "Dataset", "Model", "Method",
-    "Task", "Metric", "Result", "CodeRepository", "ProjectPage", "WebResource",
+    "Task", "Metric", "Result", "Improvement", "CodeRepository", "ProjectPage", "WebResource",
 )
 
 _KIND_OF_CLASS = {SKG[k]: k for k in NODE_KINDS if k not in ("Category",)}
@@ -36,6 +36,8 @@ RELATIONS: dict[URIRef, str] = {
     SKG.comparesWith: "comparesWith",
     SKG.mentions: "mentions",
     SKG.reportsResult: "reportsResult",
+    SKG.reportsImprovement: "reportsImprovement",
+    SKG.baseline: "baseline",
     SKG.model: "model",
     SKG.benchmark: "benchmark",
     SKG.metric: "metric",
@@ -54,6 +56,8 @@ _TEXT_ATTRIBUTES = (
     (FOAF.name, ("label",)),
     (SKG.unit, ("unit",)),
     (SKG.evidence, ("evidence",)),
+    (SKG.kind, ("entity_kind",)),
+    (SKG.change, ("change",)),
     (SDO.url, ("url", "label")),
 )
 
@@ -63,7 +67,7 @@ def _text(value) -> str:
 
 
 def value_text(value: str, unit: str | None) -> str:
-    """A result's value with its unit as read: ``0.8%``, ``12.56 points``, ``0.998``."""
+    """A result's value with its unit as read: ``0.8%``, ``12.56 points``, ``82.0``."""
     if not unit:
         return value
     return f"{value} {unit}" if unit[0].isalnum() else f"{value}{unit}"
@@ -96,7 +100,7 @@ def to_networkx(graph: Graph) -> nx.MultiDiGraph:
     for s, o in graph.subject_objects(FABIO.hasPublicationYear):
         if s in attrs:
             attrs[s]["year"] = int(str(o)[:4])
-    for p, key in ((FOAF.page, "url"), (SKG.value, "value")):
+    for p, key in ((FOAF.page, "url"), (SKG.value, "value"), (SKG.valueText, "value_text")):
         for s, o in graph.subject_objects(p):
             if s in attrs:
                 attrs[s][key] = str(o)
@@ -124,8 +128,10 @@ def to_networkx(graph: Graph) -> nx.MultiDiGraph:
             a["aliases"] = "; ".join(sorted(aliases[node]))
         if node in categories:
             a["categories"] = " ".join(sorted(categories[node]))
-        if a["kind"] == "Result":
-            a["label"] = value_text(a.get("value", "?"), a.get("unit"))
+        if a["kind"] in ("Result", "Improvement"):
+            written = a.pop("value_text", None) or a.get("value", "?")  # as the paper wrote it: "82.0"
+            sign = {"increase": "+", "decrease": "−"}.get(a.get("change", ""), "") if a["kind"] == "Improvement" else ""
+            a["label"] = sign + value_text(written, a.get("unit"))
         a.setdefault("label", str(node).rsplit("/", 1)[-1])
         nxg.add_node(str(node), **dict(sorted(a.items())))  # attributes in a fixed order
     nxg.add_edges_from(
