@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from extract_support import extract_nlp  # noqa: F401
 
+from scholarkg.extract.components.entities import entity_spans
 from scholarkg.extract.names import canonical_key, is_acronym
 
 
 def _ents(nlp, text):
     doc = nlp(text)
-    return doc, [(s.text, s.label_, s.id_) for s in doc.spans["entities"]]
+    return doc, [(s.text, s.label_, s.id_) for s in entity_spans(doc)]
 
 
 def test_long_form_then_short_form(extract_nlp):

@@ -74,13 +74,10 @@ def compute(doc: Doc) -> DocInfo:
         else:
             boundary = w in _ENDERS
             hard = False
-    sents = []
-    sent_of = [0] * len(words)
-    for k, s in enumerate(starts):
-        e = starts[k + 1] if k + 1 < len(starts) else len(words)
-        sents.append((s, e))
-        for i in range(s, e):
-            sent_of[i] = k
+    sents = list(zip(starts, starts[1:] + [len(words)]))
+    sent_of: list[int] = []
+    for k, (s, e) in enumerate(sents):
+        sent_of += [k] * (e - s)
     return DocInfo(text, words, lower, idx, space, sent_of, sents, max(cut, 0))
 
 

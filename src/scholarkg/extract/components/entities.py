@@ -6,10 +6,12 @@ then term phrases kept by the trained classifier. Longer spans win over the span
 used later in the text gets the entity of its definition; a coined name typed once keeps that
 type wherever it appears again.
 
-Writes :class:`EntityRecord` values (read them with :func:`records`) and, for spaCy users,
-``doc.spans["entities"]``: label = type, ``span.id_`` = canonical label, with read-only
-``span._.aliases``, ``confidence``, ``source``, ``parent``, ``derived_from``, ``title_subject``,
-``role`` and ``role_confidence``.
+Writes :class:`EntityRecord` values (read them with :func:`records`). For spaCy users,
+:func:`entity_spans` turns them into ``Span`` objects on request: label = type, ``span.id_`` =
+canonical label, with read-only ``span._.aliases``, ``confidence``, ``source``, ``parent``,
+``derived_from``, ``title_subject``, ``role`` and ``role_confidence``. (Creating a ``Span`` per
+mention for every text costs more than the rest of this component's bookkeeping, and the
+conversion to an ``Extraction`` reads the records, so spans are only made when asked for.)
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from ..modelnames import parse_model_name, variant_base
 from .terms import GENERIC_HEADS
 from ..names import canonical_key, is_acronym, singular
 
-__all__ = ["EntityMerger", "EntityRecord", "records", "is_generic", "SPANS_KEY", "EXTENSIONS"]
+__all__ = ["EntityMerger", "EntityRecord", "records", "entity_spans", "is_generic", "SPANS_KEY", "EXTENSIONS"]
 
 SPANS_KEY = "entities"
 RECORDS_KEY = "scholarkg.entities"
@@ -101,6 +103,16 @@ def records(doc: Doc) -> list[EntityRecord]:
     return doc.user_data.get(RECORDS_KEY, [])
 
 
+def entity_spans(doc: Doc) -> list[Span]:
+    """The entity mentions of ``doc`` as spaCy spans (label = type, ``id_`` = canonical label),
+    also kept as ``doc.spans["entities"]``."""
+    strings = doc.vocab.strings
+    spans = [Span(doc, r.start, r.end, label=strings.add(r.type.value), span_id=strings.add(r.label))
+             for r in records(doc)]
+    doc.spans[SPANS_KEY] = spans
+    return spans
+
+
 def _getter(name: str):
     def get(span: Span):
         for r in span.doc.user_data.get(RECORDS_KEY, ()):
@@ -115,8 +127,7 @@ class EntityMerger:
     def __init__(self):
         self.gazetteer = load_gazetteer()
         self.sources = CandidateSources(self.gazetteer)
-        self._hashes: dict[str, int] = {}  # names already in the string store
-        # read-only views of the records, for anyone holding a span of doc.spans["entities"]
+        # read-only views of the records, for anyone holding a span from entity_spans()
         for name in EXTENSIONS:
             Span.set_extension(name, getter=_getter(name), force=True)
 
@@ -154,13 +165,6 @@ class EntityMerger:
                 in_title=start_char < title_end,
             ))
         doc.user_data[RECORDS_KEY] = out
-        strings = doc.vocab.strings
-        hashes = self._hashes
-        for r in out:
-            for name in (r.type.value, r.label):
-                if name not in hashes:
-                    hashes[name] = strings.add(name)
-        doc.spans[SPANS_KEY] = [Span(doc, r.start, r.end, label=hashes[r.type.value], span_id=hashes[r.label]) for r in out]
         return doc
 
     @staticmethod

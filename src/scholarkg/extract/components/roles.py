@@ -15,7 +15,7 @@ Rules over the sentence of each mention:
 - otherwise **mentions**.
 
 Sets ``role`` (a :class:`~scholarkg.model.Role`) and ``role_confidence`` of every entity record
-(readable as ``span._.role`` on ``doc.spans["entities"]``).
+(readable as ``span._.role`` on the spans of ``entity_spans(doc)``).
 A short form takes the role of its definition when that is stronger.
 """
 
