@@ -44,6 +44,13 @@ def test_edge_words_are_cut_off(extract_nlp):
     assert not any(t.lower().startswith(("seven", "diverse")) for t in texts)
 
 
+def test_a_dimension_is_no_number_at_the_edge(extract_nlp):
+    texts, _ = _concepts(extract_nlp, "Our tracker improves 3D hand pose estimation from a single camera, "
+                                      "and 12 detectors fail at it.")
+    assert "3D hand pose estimation" in texts and "hand pose estimation" not in texts
+    assert not any(t.startswith("12") for t in texts)
+
+
 def test_generic_heads_need_a_specific_modifier(extract_nlp):
     texts, _ = _concepts(extract_nlp, "The raw model is a differentiable model. Our sample-efficient approach is a "
                                       "training-free method with a single-stage selection strategy. "

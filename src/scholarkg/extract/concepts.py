@@ -3,7 +3,7 @@
 A term phrase ("semantic image segmentation", "seven language models", "a sample-efficient
 approach") is a candidate concept. The rules here, written from how abstracts describe things:
 
-- **Edges.** Numbers, quantifiers, adverbs, comparatives, superlatives and evaluative or vague
+- **Edges.** Numbers (not dimensions: "3D pose estimation" stays whole), quantifiers, adverbs, comparatives, superlatives and evaluative or vague
   adjectives never start a concept: they are cut off ("seven language models" -> "language
   models", "diverse question-answering" -> "question-answering", "biggest encoder" -> "encoder").
 - **Generic heads.** A head that names any kind of thing ("approach", "method", "framework",
@@ -79,11 +79,14 @@ _SUPERLATIVE = re.compile(r"^[a-z]{3,}est$")
 _NOT_SUPERLATIVES = frozenset({"interest", "test", "contest", "forest", "request", "harvest", "manifest", "digest",
                                "conquest", "quest", "protest", "honest", "modest", "arrest", "suggest", "invest"})
 _NUMBER = re.compile(r"^[\d.,]+[a-z]{0,2}$")
+_DIMENSION = re.compile(r"^\d(?:\.\d)?d$")  # "3D", "2.5D": what a thing is, not how many
+
+
 
 
 def _is_edge(word: str) -> bool:
     low = word.lower()
-    if low in EDGE_WORDS or _NUMBER.match(low) or low.startswith("-"):
+    if low in EDGE_WORDS or (_NUMBER.match(low) and not _DIMENSION.match(low)) or low.startswith("-"):
         return True
     if _ADVERB.match(low) and low not in _NOT_ADVERBS:
         return True
