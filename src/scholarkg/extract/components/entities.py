@@ -271,9 +271,14 @@ class EntityMerger:
                 # a term may contain whole names, but never cut one or sit inside one
                 if any(s < c.start or e > c.end or (s, e) == (c.start, c.end) for s, e in covered):
                     continue
+                names_inside = [taken[s] for s in dict.fromkeys(covered)]
                 inside = set().union(*(range(s, e) for s, e in covered))
                 rest = [lower[i] for i in range(c.start, c.end) if i not in inside]
-                names_inside = [taken[s] for s in dict.fromkeys(covered)]
+                last = taken.get(covered[-1])
+                if (not rest and last is not None and last.end == c.end and _generic(last.label)
+                        and any(not _generic(n.label) for n in names_inside)):
+                    # a name before a known concept: "AMR parsing" says more than AMR and "parsing"
+                    rest = [lower[i] for i in range(last.start, last.end)]
                 # "named entity recognition systems": a system for a task is a method of its own
                 serves_task = c.type in _SYSTEM_TYPES and any(n.type is EntityType.TASK for n in names_inside)
                 if names_inside and not serves_task and all(w in GENERIC_MODIFIERS or singular(w) in STRICT_GENERIC_HEADS or w in GENERIC_HEADS
@@ -290,7 +295,8 @@ class EntityMerger:
                     c.text = info(doc).text[info(doc).idx[c.start] : info(doc).end_char(c.end - 1)]
                     c.label = c.text if any(ch.isupper() for ch in c.text[1:]) else c.text.lower()
                     c.key = canonical_key(c.text)
-                    if any(o.source in weak and (o.start, o.end) == (c.start, c.end) for o in chosen):
+                    if (c.start, c.end) in taken or any(o.source in weak and (o.start, o.end) == (c.start, c.end)
+                                                        for o in chosen):
                         continue
                 chosen.append(c)
                 continue
