@@ -110,3 +110,9 @@ def test_an_untyped_coined_name_in_prose_is_kept_with_low_confidence(extract_nlp
     ex = _ex(extract_nlp, "We describe ZorQuill and show that it helps on small inputs.")
     zor_quill = [m for m in ex.mentions if m.text == "ZorQuill"]
     assert zor_quill and zor_quill[0].type.value == "Method" and zor_quill[0].confidence < 0.5
+
+
+def test_a_capitalised_modifier_in_a_title_is_no_coined_name(extract_nlp):
+    ex = extract(Record(id="t", title="Trust Calibration in GNN-Based Recommender Pipelines",
+                        abstract="We study how recommenders built on graph networks decide whom to trust."), extract_nlp)
+    assert "GNN-Based" not in {m.text for m in ex.mentions}

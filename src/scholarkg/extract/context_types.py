@@ -27,6 +27,7 @@ from .cues import FUNCTION_WORDS, head_type
 from .doctext import info
 from .modelnames import variant_base
 from .names import canonical_key
+from .tokenizer import MODIFIER_SUFFIXES
 
 if TYPE_CHECKING:  # pragma: no cover
     from .entity_sources import Candidate
@@ -170,11 +171,15 @@ def type_from_family(cands: list[Candidate], gazetteer) -> None:
             c.type, c.confidence = type_, 0.7 if got is not None else 0.6
 
 
+_MODIFIER_TAIL = re.compile(MODIFIER_SUFFIXES)
+
+
 def looks_coined(text: str) -> bool:
     """Whether an untyped name-shaped word is a coined name rather than something else written
     with capitals: an English word ("GENERATIVE"), English words run together
     ("SubmissionAndFormattingInstructions", "compressFigures"), a venue ("CVPR", "EMNLP2017"), a
-    footnoted name ("Hager1"), a quantity ("6DoF", "0.9dB") or too long to be a name."""
+    footnoted name ("Hager1"), a quantity ("6DoF", "0.9dB"), a modifier ending in "-Based",
+    "-Aware", ... or too long to be a name."""
     from .lexicon import english_parts, is_english
 
     if len(text) > 20 or not text[:1].isalpha() or sum(ch.isalpha() for ch in text) < 2:
@@ -183,6 +188,8 @@ def looks_coined(text: str) -> bool:
         return False
     if text.rstrip("0123456789'\u2019-") in VENUES:
         return False
+    if "-" in text and _MODIFIER_TAIL.fullmatch(text.rsplit("-", 1)[1].lower()):
+        return False  # "LLM-Based", "Agent-Centric" (a title's capitals): a modifier, not a name
     if text.isupper() and text.isalpha() and len(text) <= 2:
         return False
     if text[:1].islower():
