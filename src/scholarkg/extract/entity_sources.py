@@ -25,7 +25,7 @@ PRIORITY = {"abbreviation": 4, "gazetteer": 3, "model": 3, "name": 2, "title": 2
 _TEX = re.compile(r"\\[A-Za-z]+\{|[{}]")
 
 
-@dataclass
+@dataclass(slots=True)
 class Candidate:
     """A possible entity mention: token range, type (None: not yet known), canonical label."""
 

@@ -136,12 +136,17 @@ class EntityMerger:
         cands, defined = self.sources.all(doc)
         view = info(doc)
         title_end = view.title_end
-        cands = [c for c in cands if not (view.idx[c.start] < title_end <= view.idx[c.end - 1])]
         full, idx, words = view.text, view.idx, view.words
+        kept = []
         for c in cands:
-            c.text = full[idx[c.start] : idx[c.end - 1] + len(words[c.end - 1])]
+            first, last = idx[c.start], idx[c.end - 1]
+            if first < title_end <= last:
+                continue  # across the title break
+            c.text = full[first : last + len(words[c.end - 1])]
             c.key = canonical_key(c.text)
-        cands = [c for c in cands if c.key and canonical_key(c.label)]  # "$": no letters or digits, no name
+            if c.key and canonical_key(c.label):  # "$": no letters or digits, no name
+                kept.append(c)
+        cands = kept
         self._apply_definitions(doc, cands, defined)
         self._type_title_subject(doc, cands)
         vote_types(cands)
@@ -154,13 +159,14 @@ class EntityMerger:
         self._mark_title_subject(doc, chosen)
         self._link_variants(doc, chosen)
         chosen.sort(key=lambda c: (c.start, -c.end))
-        text = view.text
         out = []
         for c in chosen:
-            start_char, end_char = view.idx[c.start], view.end_char(c.end - 1)
+            start_char, end_char = idx[c.start], idx[c.end - 1] + len(words[c.end - 1])
+            label = c.label
+            aliases = tuple(a for a in dict.fromkeys(c.aliases) if a != label) if c.aliases else ()
             out.append(EntityRecord(
-                c.start, c.end, start_char, end_char, text[start_char:end_char], c.type, c.label,
-                tuple(a for a in dict.fromkeys(c.aliases) if a != c.label), round(c.confidence, 3), c.source,
+                c.start, c.end, start_char, end_char, full[start_char:end_char], c.type, label,
+                aliases, round(c.confidence, 3), c.source,
                 c.parent, c.derived_from, c.title_subject, bool(c.extra.get("about")),
                 in_title=start_char < title_end,
             ))
