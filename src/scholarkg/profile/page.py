@@ -73,12 +73,19 @@ def _kind(entity: dict) -> str:
 
 
 CHART_ROWS = 14  # entities in a chart
-TABLE_ROWS = 40  # entities in the table of use
+TABLE_ROWS = 40  # names in the table of use
+CONCEPT_ROWS = 15  # concepts after them
 
 
 def _used(facts: dict) -> list[dict]:
     """Models, benchmarks, datasets and methods, most used first (tasks and metrics left out)."""
     return [e for e in facts["entities"] if e["type"] in ("Model", "Benchmark", "Dataset", "Method")]
+
+
+def _names_then_concepts(entities: list[dict]) -> list[dict]:
+    """The most used names, then the most used concepts (``entities`` is ordered that way)."""
+    names = [e for e in entities if e.get("kind") != "concept"][:TABLE_ROWS]
+    return names + [e for e in entities if e.get("kind") == "concept"][:CONCEPT_ROWS]
 
 
 def _charts(facts: dict) -> str:
@@ -144,7 +151,7 @@ def profile_html(facts: dict, *, explorer: str | None = "graph.html") -> str:
     rows = [
         [links.node(e["iri"], e["label"]) + (' <span class="tag curated">curated</span>' if e["curated"] else ""),
          _kind(e), _e(e["type"]), str(e["papers"]), _e(e["first"]), _e(e["latest"]), str(e["introduced"])]
-        for e in used[:TABLE_ROWS]
+        for e in _names_then_concepts(used)
     ]
     out.append(_table(["entity", "kind", "type", "papers", "first", "latest", "introduced in"], rows,
                       numeric=(3, 4, 5, 6))
