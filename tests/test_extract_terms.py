@@ -51,6 +51,13 @@ def test_a_dimension_is_no_number_at_the_edge(extract_nlp):
     assert not any(t.startswith("12") for t in texts)
 
 
+def test_a_vague_hyphenated_modifier_leaves_a_generic_head_generic(extract_nlp):
+    texts, _ = _concepts(extract_nlp, "We cast planning as a user-centric process and build a tree-based model "
+                                      "beside a goal-oriented framework.")
+    assert "tree-based model" in texts
+    assert not {"user-centric process", "goal-oriented framework"} & texts
+
+
 def test_generic_heads_need_a_specific_modifier(extract_nlp):
     texts, _ = _concepts(extract_nlp, "The raw model is a differentiable model. Our sample-efficient approach is a "
                                       "training-free method with a single-stage selection strategy. "

@@ -115,7 +115,10 @@ def is_specific(words: list[str], start: int, head: int, head_generic: bool) -> 
     """Whether ``words[start:head + 1]`` names something specific (its edges already cut)."""
     if not head_generic:
         return True
-    return any(not _generic_modifier(w) for w in words[start:head])
+    # a word before a split-off vague suffix is part of it: "component" "-centric" is one
+    # modifier, "component-centric" ("graph-based model" says how the model works)
+    return any(not _generic_modifier(w) and not (k + 1 < head and words[k + 1].lower() in _VAGUE_SUFFIXES)
+               for k, w in enumerate(words[start:head], start))
 
 
 def is_group(head_word: str, words: list[str], start: int, head: int) -> bool:
@@ -126,6 +129,10 @@ def is_group(head_word: str, words: list[str], start: int, head: int) -> bool:
     if base == low or base not in _GROUP_HEADS:
         return False
     return not any(any(c.isupper() for c in w) for w in words[start:head])
+
+
+_VAGUE_SUFFIXES = frozenset({"-centric", "-oriented", "-driven", "-aware", "-free", "-friendly", "-agnostic",
+                             "-style", "-like"})
 
 
 _AL_STEMS = (("ional", "ion"), ("ical", "ic"))
