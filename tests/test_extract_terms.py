@@ -95,3 +95,10 @@ def test_concepts_and_names_have_their_kind(extract_nlp):
     assert kinds["ZetaParse"] == "name"
     assert kinds["reinforcement learning"] == "concept"
     assert kinds["large language model"] == "concept"
+
+
+def test_a_title_cased_concept_in_a_title_is_the_concept_of_the_abstract(extract_nlp):
+    ex = extract(Record(id="t", title="Faster Hierarchical Contour Segmentation for Small Robots",
+                        abstract="Hierarchical contour segmentation splits each frame into regions."), extract_nlp)
+    labels = {(m.field.value, m.label) for m in ex.mentions}
+    assert labels == {("title", "hierarchical contour segmentation"), ("abstract", "hierarchical contour segmentation")}

@@ -54,6 +54,14 @@ def _text(doc: Doc, start: int, end: int) -> str:
     return view.text[view.idx[start] : view.end_char(end - 1)]
 
 
+def _title_cased(text: str) -> bool:
+    """Every word capitalised and nothing else in capitals: how a title writes a plain phrase
+    ("Long-Horizon Agentic Search"), unlike a name with an acronym or inner capitals ("BERT Layers")."""
+    parts = [p for p in re.split(r"[\s\-]+", text) if p]
+    return bool(parts) and all(p[:1].isupper() and (p[1:].islower() or not p[1:].isalpha() and p[1:] == p[1:].lower())
+                               for p in parts)
+
+
 def clean_label(text: str) -> str:
     """A label without TeX wrappers or doubled spaces: ``"\\emph{Search More}"`` -> ``"Search More"``."""
     if "\\" in text or "{" in text or "}" in text:
@@ -156,6 +164,7 @@ class CandidateSources:
 
     def from_terms(self, doc: Doc) -> list[Candidate]:
         out = []
+        view = info(doc)
         confidence = doc.user_data.get("scholarkg.term_confidence", {})
         roles = doc.user_data.get(ROLES_KEY, {})
         for f in found(doc, "terms"):
@@ -169,7 +178,10 @@ class CandidateSources:
                 out.append(Candidate(f.start, end, type_, entry.canonical, "gazetteer", 0.8,
                                  entry.aliases + written, gazetteer=True))
                 continue
-            label = text if any(c.isupper() for c in text[1:]) else text.lower() if text[:1].isupper() and text[1:2].islower() else text
+            if any(c.isupper() for c in text[1:]) and not (view.idx[f.start] < view.title_end and _title_cased(text)):
+                label = text
+            else:  # "Semantic parsing" at a sentence start, "Multi-Teacher On-Policy Distillation" in a title
+                label = text.lower() if text[:1].isupper() and text[1:2].islower() else text
             conf = confidence.get((f.start, f.end), 0.5)
             out.append(Candidate(f.start, end, TYPES[f.label], label, "term", conf, written))
         return out
