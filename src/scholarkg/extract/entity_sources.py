@@ -110,8 +110,10 @@ class CandidateSources:
                 if typed is None:
                     continue
                 type_, conf = typed
-                label = long_label
-                aliases = (short.text,)
+                label, aliases = long_label, (short.text,)
+                if "," in long_label:
+                    # "Search More, Think Less (SMTL)": a slogan, not a noun phrase; the short form is the name
+                    label, aliases = short.text, (long_label,)
             for span, is_long in ((long, True), (short, False)):
                 cand = Candidate(span.start, span.end, type_, label, "abbreviation", conf, aliases,
                              gazetteer=entry is not None)
