@@ -44,6 +44,13 @@ def test_edge_words_are_cut_off(extract_nlp):
     assert not any(t.lower().startswith(("seven", "diverse")) for t in texts)
 
 
+def test_a_verb_never_starts_a_term(extract_nlp):
+    texts, _ = _concepts(extract_nlp, "Rotations help to minimize reconstruction error, and the robots "
+                                      "utilize tactile feedback networks.")
+    assert "reconstruction error" in texts and "tactile feedback networks" in texts
+    assert not any(t.startswith(("minimize", "utilize")) for t in texts)
+
+
 def test_a_dimension_is_no_number_at_the_edge(extract_nlp):
     texts, _ = _concepts(extract_nlp, "Our tracker improves 3D hand pose estimation from a single camera, "
                                       "and 12 detectors fail at it.")

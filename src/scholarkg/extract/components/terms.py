@@ -102,7 +102,11 @@ STOP_MODIFIERS = frozenset(
     outperforms consider considers explore explores investigate investigates analyze analyzes
     analyse analyses evaluated presented denoted termed dubbed manage manages discover discovers deploy
     deploys organize organizes organise organises browse alter alters assess assesses verify verifies
-    retrieve retrieves understand understands""".split()
+    retrieve retrieves understand understands maximize maximise minimize minimise incorporate
+    integrate employ utilize utilise adopt conduct construct examine examined implement formulate
+    enhance facilitate mitigate alleviate accelerate boost measure quantify identify detect
+    localize localise recognize recognise optimize optimise exploited incorporated integrated
+    utilized utilised conducted constructed implemented formulated""".split()
 )
 # Nouns that say a phrase names a task: "the viewpoint classification task", "the exploration problem"
 ROLE_HEADS = frozenset({"task", "problem", "subtask", "sub-task"})
@@ -145,7 +149,7 @@ _S_NOUNS = frozenset(
 _COMPARATIVES = frozenset(
     """larger smaller deeper wider stronger weaker better worse faster slower longer shorter higher
     lower bigger simpler richer cheaper easier harder newer older greater fewer top-performing
-    best-performing prevailing base broader narrower""".split()
+    best-performing prevailing base broader narrower lesser""".split()
 )
 # a word right after these is a verb, not a modifier: "we develop X", "to formalize X"
 # Modifiers that leave a generic head generic: "valuable learning", "eight learning methods"
