@@ -99,7 +99,6 @@ def sentence_role(doc: Doc, r: EntityRecord) -> tuple[Role, float]:
         return Role.INTRODUCES, 0.75  # "KiloBench, which we release", "FooNet (ours)"
     if r.source in {"gazetteer", "model"} and prev in {"a", "an"} and prev2 == ",":
         return Role.USES, 0.6  # "StabGAT, a graph attention network that ...": what the new thing is
-    words_before = set(lower[sent_start : r.start])
     blocked_intro = False  # a preposition or clause word between the verb and the name
     i = r.start - 1
     steps = 0
@@ -126,7 +125,7 @@ def sentence_role(doc: Doc, r: EntityRecord) -> tuple[Role, float]:
             pass  # "we propose incorporating X", "we propose to use X": the proposal is X
         elif low in _USE:
             if is_data:
-                return (Role.EVALUATES_ON, 0.65) if words_before & _EVAL else (Role.USES, 0.6)
+                return (Role.EVALUATES_ON, 0.65) if _EVAL.intersection(lower[sent_start : r.start]) else (Role.USES, 0.6)
             return Role.USES, 0.65
         elif low in {"on", "across"} and is_data:
             if i > sent_start and (lower[i - 1] in _TRAINED or (lower[i - 1] in {"the", "a"} and i - 1 > sent_start
@@ -138,8 +137,7 @@ def sentence_role(doc: Doc, r: EntityRecord) -> tuple[Role, float]:
         i -= 1
         steps += 1
     if is_data:
-        after = set(lower[r.end : sent_end])
-        if (words_before | after) & _EVAL:
+        if _EVAL.intersection(lower[sent_start : r.start]) or _EVAL.intersection(lower[r.end : sent_end]):
             return Role.EVALUATES_ON, 0.65
     return Role.MENTIONS, 0.5
 
