@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip --disable-pip-version-check
 
-.PHONY: install install-test demo test test-fast system-deps bench bench-store bench-serve bench-jsonld eval model taxonomy clean fuzz
+.PHONY: install install-test demo test test-fast system-deps bench bench-store bench-serve bench-app bench-jsonld eval model taxonomy clean fuzz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -64,6 +64,11 @@ bench-store: install-test
 ## endpoint as it was before it answered in-process (8033d0b); writes bench/results/serve.md
 bench-serve: install-test
 	$(BIN)/python bench/bench_serve.py --baseline 8033d0b --report bench/results/serve.md
+
+## Served app benchmark (about 10 minutes): a store of a million statements built with the project's
+## extractor, served on disk and in memory, timed in Debian chromium; writes bench/results/app.md
+bench-app: install-test
+	$(BIN)/python bench/bench_app.py
 
 ## JSON-LD writer against the previous rdflib writer at about a million statements; writes bench/results/jsonld.md
 bench-jsonld: install

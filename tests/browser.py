@@ -42,15 +42,16 @@ class Opened:
         raise AssertionError(f"timed out waiting for {script}")
 
 
-def launch_context(tmp_path_factory, **options):
-    """A persistent chromium context (a generator: the fixture yields it and closes it)."""
+def launch_context(tmp_path_factory, *, offline: bool = True, **options):
+    """A persistent chromium context (a generator: the fixture yields it and closes it); pages
+    that talk to a local server need ``offline=False`` (outside requests are still aborted)."""
     if not CHROMIUM.exists():
         pytest.skip("browser tests need Debian's chromium at /usr/bin/chromium (apt-get install chromium)")
     sync_api = pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package")
     with sync_api.sync_playwright() as pw:
         ctx = pw.chromium.launch_persistent_context(
             str(tmp_path_factory.mktemp("chromium-profile")), executable_path=str(CHROMIUM), args=ARGS,
-            headless=True, offline=True, **{"viewport": {"width": 1400, "height": 860}, **options},
+            headless=True, offline=offline, accept_downloads=True, **{"viewport": {"width": 1400, "height": 860}, **options},
         )
         yield ctx
         ctx.close()

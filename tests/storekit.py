@@ -82,6 +82,12 @@ def store_graph(path):
         return copy(store)
 
 
+# Statements of the knowledge graph in a store: every graph but the search index.
+_NOT_INDEX = "MINUS { GRAPH <https://w3id.org/scholarkg/id/graph/search> { ?s ?p ?o } }"
+GRAPH_COUNT = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o " + _NOT_INDEX + " }"
+GRAPH_CONSTRUCT = "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o " + _NOT_INDEX + " }"
+
+
 def quads(path) -> set[str]:
     """Every statement of a store with its graph, as N-Quads lines."""
     import io

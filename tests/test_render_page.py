@@ -79,10 +79,10 @@ def test_page_is_one_self_contained_file(seed_out):
     names = [tag for tag, _ in parser.tags]
     assert "link" not in names and "iframe" not in names and "img" not in names
     assert not [attrs for _, attrs in parser.tags if "src" in attrs or "href" in attrs]
-    assert names.count("script") == 4 and names.count("style") == 1
-    data, vis, graphview, explorer = parser.scripts
+    assert names.count("script") == 5 and names.count("style") == 1  # data, vis, graph view, details, page
+    data, vis, graphview, details, explorer = parser.scripts
     assert "vis-network" in vis and len(vis) > 100_000  # vis-network itself, inline
-    assert "SkgGraph" in graphview and "skgExplorer" in explorer
+    assert "SkgGraph" in graphview and "SkgDetails" in details and "skgExplorer" in explorer
     assert json.loads(data)["nodes"]
 
 
@@ -100,7 +100,7 @@ def test_content_security_policy_admits_exactly_the_page_scripts(rich_html):
     allowed = set(re.findall(r"'(sha256-[^']+)'", csp))
     executable = [s for (t, a), s in zip([x for x in parser.tags if x[0] == "script"], parser.scripts) if "type" not in a]
     digests = {"sha256-" + base64.b64encode(hashlib.sha256(s.encode("utf-8")).digest()).decode() for s in executable}
-    assert allowed == digests and len(digests) == 3
+    assert allowed == digests and len(digests) == 4
     assert "default-src 'none'" in csp and "unsafe-inline" not in csp.split("style-src")[0]
 
 

@@ -16,7 +16,7 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import SKOS
 from rdflib.compare import isomorphic
 
-from storekit import running
+from storekit import GRAPH_CONSTRUCT, GRAPH_COUNT, running
 
 from scholarkg import api
 from scholarkg.serve import free_port
@@ -100,7 +100,7 @@ def test_graphs_come_as_turtle_and_ntriples(endpoint, seed_graph):
     from SPARQLWrapper import TURTLE, SPARQLWrapper
 
     client = SPARQLWrapper(endpoint)
-    client.setQuery("CONSTRUCT WHERE { ?s ?p ?o }")
+    client.setQuery(GRAPH_CONSTRUCT)
     client.setReturnFormat(TURTLE)
     turtle = client.query()
     assert "turtle" in turtle.response.headers["Content-Type"]
@@ -135,7 +135,7 @@ def test_updates_and_unsafe_queries_are_refused(endpoint, seed_graph):
     deep = ("SELECT * WHERE " + "{" * 5000 + "}" * 5000).encode()
     status, message = _post(endpoint, deep, "application/sparql-query")
     assert (status, "more than 64 levels deep" in message) == (400, True)
-    status, message = _post(endpoint, b"SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", "application/sparql-query")
+    status, message = _post(endpoint, GRAPH_COUNT.encode(), "application/sparql-query")
     assert (status, message.split()) == (200, ["n", str(len(seed_graph))])  # still whole, still answering
 
 
@@ -152,7 +152,7 @@ def test_the_served_store_cannot_be_written_meanwhile(endpoint, seed_store, seed
     assert "in use by another process" in result.stderr
 
 
-COUNT = b"SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
+COUNT = GRAPH_COUNT.encode()
 
 
 def _count(url) -> int:

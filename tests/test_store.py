@@ -58,6 +58,8 @@ PARAMETER_VALUES = {
     "source": ("extracted", "curated"),
     "action": ("merge", "rename"),
     "kind": ("name", "concept"),
+    "paper": ("Agents' Last Exam", "2601.00001"),
+    "category": ("cs.CL", "CS.ai"),
 }
 
 

@@ -7,7 +7,7 @@ import json
 import pytest
 from rdflib import Graph
 from rdflib.compare import isomorphic
-from storekit import record, write_jsonl
+from storekit import GRAPH_COUNT, record, write_jsonl
 
 from scholarkg.pipeline import summarise
 
@@ -40,9 +40,9 @@ def test_query_stats_export_and_render_accept_a_store(cli, seed_store, seed_grap
     assert named.exit_code == 0, named.output
     assert len(json.loads(named.stdout)["results"]["bindings"]) == 18
 
-    text = cli("query", "--store", seed_store, "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", "--format", "csv")
+    text = cli("query", "--store", seed_store, GRAPH_COUNT, "--format", "csv")
     assert text.stdout.splitlines() == ["n", str(len(seed_graph))]
-    positional = cli("query", seed_store, "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", "--format", "csv")
+    positional = cli("query", seed_store, GRAPH_COUNT, "--format", "csv")
     assert positional.stdout == text.stdout
 
     stats = cli("stats", "--store", seed_store, "--json")

@@ -115,6 +115,8 @@ def push_store(
             validate(graph)
         except ValueError:
             raise UsageError(f"--graph must be an absolute IRI, not {graph!r}") from None
+    from .store.search import SEARCH_GRAPH
+
     report = PushReport()
     progress = progress or (lambda phase, done, total: None)
     target = _Target(endpoint, user, password, timeout)
@@ -122,9 +124,10 @@ def push_store(
         with GraphStore(store) as opened:
             total = opened.count()
             if named_graphs:
-                parts = ((g.value, opened.ox.quads_for_pattern(None, None, None, g)) for g in opened.ox.named_graphs())
+                parts = ((g.value, opened.ox.quads_for_pattern(None, None, None, g))
+                         for g in opened.ox.named_graphs() if g.value != SEARCH_GRAPH)
             else:
-                parts = iter([(graph, iter(opened.ox))])
+                parts = iter([(graph, opened.quads())])
             for name, quads in parts:
                 first = True
                 for data in _batches((q.triple for q in quads), batch):

@@ -44,6 +44,8 @@ __all__ = [
     "NamedQuery",
     "named_queries",
     "get_named_query",
+    "inline_values",
+    "sparql_string",
     "QueryResult",
     "check_query",
     "run_query",
@@ -98,6 +100,61 @@ def _parse_named(path: Path) -> NamedQuery:
         else:
             meta[key] = value
     return NamedQuery(path.stem, meta.get("title", path.stem), meta.get("description", ""), text, params)
+
+
+_WHERE = re.compile(r"^(?!\s*#).*?\bWHERE\s*\{", re.M)
+
+
+def sparql_string(value: str) -> str:
+    """``value`` as a SPARQL string literal (quotes, backslashes and line breaks escaped)."""
+    escaped = (value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+               .replace("\r", "\\r").replace("\t", "\\t"))
+    return f'"{escaped}"'
+
+
+def _group_end(text: str, start: int) -> int:
+    """The index of the ``}`` closing the group whose ``{`` is at ``start`` (strings, IRIs and
+    comments skipped)."""
+    depth, i = 0, start
+    while i < len(text):
+        c = text[i]
+        if c in "\"'":
+            i += 1
+            while i < len(text) and text[i] != c:
+                i += 2 if text[i] == "\\" else 1
+        elif c == "<" and re.match(r"<[^\s<>\"{}|^`\\]*>", text[i:]):
+            i = text.index(">", i)
+        elif c == "#":
+            i = text.find("\n", i) % (len(text) + 1)
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    raise ValueError("the query's WHERE group is not closed")
+
+
+def inline_values(text: str, bindings: Mapping[str, str]) -> str:
+    """``text`` with its parameters written in: a query any client can send as it is (the
+    served workbench shows and runs this text), answering as the query does with ``bindings``
+    passed to the engine. Inside the outer ``WHERE`` group each parameter variable becomes its
+    value (so nested groups see it, as they see a bound parameter), and a ``VALUES`` row at the
+    group's start binds the variables for the projection."""
+    if not bindings:
+        return text
+    m = _WHERE.search(text)
+    if m is None:
+        raise ValueError("the query has no WHERE group to bind parameters in")
+    end = _group_end(text, m.end() - 1)
+    body = text[m.end():end]
+    for name, value in bindings.items():
+        body = re.sub(rf"\?{re.escape(name)}\b", lambda _m, v=str(value): sparql_string(v), body)
+    names = " ".join(f"?{name}" for name in bindings)
+    values = " ".join(sparql_string(str(value)) for value in bindings.values())
+    row = f"\n  VALUES ({names}) {{ ({values}) }}"
+    return text[: m.end()] + row + body + text[end:]
 
 
 @lru_cache(maxsize=1)

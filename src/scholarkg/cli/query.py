@@ -10,7 +10,7 @@ from .common import graph_or_store, parse_params, store_option
 
 
 @click.command()
-@click.argument("graph", required=False, type=click.Path(path_type=Path))
+@click.argument("graph", required=False)  # a path, or the query itself after --store
 @click.argument("sparql", required=False)
 @click.option("-f", "--file", "query_file", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Read the query from a .rq file.")
 @click.option("-n", "--named", help="Run a named query (see --list).")
@@ -39,10 +39,10 @@ def query(graph, sparql, query_file, named, params, fmt, list_queries, allow_rem
             click.echo(f"{q.name:24s} {q.description}{extra}")
         return
     if store is not None and graph is not None and sparql is None:
-        graph, sparql = None, str(graph)  # `query --store DIR 'SELECT ...'`
+        graph, sparql = None, graph  # `query --store DIR 'SELECT ...'`: the text as typed
     if graph is None and store is None:
         raise click.UsageError("GRAPH is required (a build folder, a store folder or an RDF file)")
-    graph = graph_or_store(graph, store)
+    graph = graph_or_store(Path(graph) if graph is not None else None, store)
     given = [x for x in (sparql, query_file, named) if x]
     if len(given) != 1:
         raise click.UsageError("give exactly one of: a QUERY text, -f FILE.rq, or --named NAME")
@@ -60,7 +60,7 @@ def query(graph, sparql, query_file, named, params, fmt, list_queries, allow_rem
 
 
 @click.command()
-@click.argument("graph", required=False, type=click.Path(path_type=Path))
+@click.argument("graph", required=False)  # a path, or the query itself after --store
 @click.option("-o", "--output", required=True, type=click.Path(path_type=Path), help="HTML file to write.")
 @click.option("--title", default="scholarkg explorer", show_default=True, help="Page title and heading.")
 @click.option("--focus", metavar="NAME", help="Draw the neighbourhood of one author, paper or entity (name, alias, title, arXiv id or IRI).")

@@ -72,8 +72,10 @@ def export_from_store(store: Path, fmt: str, output: Path | None) -> None:
 @click.option("--engines", type=click.IntRange(1, 64), help="Query engine processes (default: the number of CPUs, 2 to 8).")
 @click.option("--threads", default=16, show_default=True, type=click.IntRange(1, 1024), help="Connections served at once.")
 @click.option("--backlog", default=64, show_default=True, type=click.IntRange(1, 65536), help="Connections waiting for a thread; more are answered 503.")
-def serve(store, host, port, timeout, allow_update, allow_remote, max_result_mb, in_memory, engines, threads, backlog):
-    """Serve STORE as a SPARQL 1.1 Protocol endpoint at http://HOST:PORT/query.
+@click.option("--no-app", is_flag=True, help="Serve the SPARQL endpoint only, without the browser app at /app/.")
+def serve(store, host, port, timeout, allow_update, allow_remote, max_result_mb, in_memory, engines, threads, backlog, no_app):
+    """Serve STORE as a SPARQL 1.1 Protocol endpoint at http://HOST:PORT/query, and a browser
+    app at http://HOST:PORT/app/ (search, neighbourhoods, panels and a query workbench).
 
     \b
     Results as JSON, XML, CSV or TSV and graphs as Turtle, N-Triples, RDF/XML or JSON-LD, by the
@@ -91,10 +93,16 @@ def serve(store, host, port, timeout, allow_update, allow_remote, max_result_mb,
     endpoint = Endpoint(store, host=host, port=port, timeout=timeout, allow_update=allow_update,
                         allow_remote=allow_remote, max_bytes=max_result_mb << 20, in_memory=in_memory,
                         engines=engines, threads=threads, backlog=backlog)
+    if not no_app:
+        from ..app import install
+
+        install(endpoint)
     endpoint.start()
     mode = "read-write" if allow_update else "read-only, in-memory copy" if in_memory else "read-only"
     click.echo(f"SPARQL endpoint at {endpoint.url} ({mode}, {endpoint.engine.size} engines, queries stop after "
                f"{timeout} s); Ctrl-C to stop", err=True)
+    if not no_app:
+        click.echo(f"explorer and workbench at http://{endpoint.host}:{endpoint.port}/app/", err=True)
     try:
         endpoint.wait()
     finally:

@@ -16,24 +16,7 @@
   let pinned = null;
   let around = null; // when set, only these nodes are shown (a node and its neighbours)
 
-  function el(tag, text, className) {
-    const node = document.createElement(tag);
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    if (className) node.className = className;
-    return node;
-  }
-
-  function httpUrl(url) {
-    return typeof url === "string" && /^https?:\/\//i.test(url) ? url : null;
-  }
-
-  function link(url, text) {
-    const a = el("a", text);
-    a.href = url;
-    a.target = "_blank";
-    a.rel = "noopener noreferrer";
-    return a;
-  }
+  const el = SkgDetails.el;
 
   /* ---- the network (drawing, shapes and labels: graphview.js) ---- */
   const view = SkgGraph.create(byId("graph"), { kinds: kindStyle, relations: relationStyle, options: data.options });
@@ -74,64 +57,27 @@
     byId("details").replaceChildren(el("p", "Hover over a node or click it to see its details; double-click it to see only its neighbours.", "hint"));
   }
 
-  function field(list, term, value) {
-    if (value === undefined || value === null || value === "") return;
-    list.append(el("dt", term));
-    const dd = el("dd");
-    if (value instanceof Node) dd.append(value); else dd.textContent = String(value);
-    list.append(dd);
-  }
-
   function itemFor(item) {
+    if (typeof item === "number") return SkgDetails.pickItem(info[item].name, kindStyle[info[item].kind].text, () => pick(item));
     const li = el("li", null, "item");
-    if (typeof item === "number") {
-      const button = el("button", info[item].name);
-      button.type = "button";
-      button.addEventListener("click", () => pick(item));
-      li.append(button, " ", el("span", kindStyle[info[item].kind].text, "kind"));
-    } else {
-      li.append(el("span", item + " (not drawn here)", "off"));
-    }
+    li.append(el("span", item + " (not drawn here)", "off"));
     return li;
   }
 
+  const categoryNames = Object.fromEntries(data.categories.map((c) => [c.code, c.name]));
+
   function showDetails(id) {
     const n = info[id];
-    const box = byId("details");
-    box.replaceChildren();
-    box.append(el("h3", n.name));
-    const kindline = el("p", null, "kindline");
-    const sort = n.entity_kind ? " · " + (n.entity_kind === "name" ? "name" : "concept") : "";
-    kindline.append(icon(n.kind), el("span", kindStyle[n.kind].text + sort + " · " + n.degree + " link" + (n.degree === 1 ? "" : "s")));
-    box.append(kindline);
-    const list = el("dl");
-    field(list, "Year", n.year);
-    if (n.categories) {
-      const names = Object.fromEntries(data.categories.map((c) => [c.code, c.name]));
-      field(list, "Categories", n.categories.map((c) => (names[c] ? c + " (" + names[c] + ")" : c)).join(", "));
-    }
-    const url = httpUrl(n.url);
-    if (url) field(list, n.kind === "Paper" ? "arXiv" : "URL", link(url, n.kind === "Paper" && n.arxiv_id ? n.arxiv_id : url));
-    else field(list, "arXiv id", n.arxiv_id);
-    if (n.aliases) field(list, "Aliases", n.aliases.join(", "));
-    if (n.kind === "Result" || n.kind === "Improvement") field(list, "Value", n.label);  // as written, with its unit
-    field(list, "Evidence", n.evidence);
-    if (list.childElementCount) box.append(list);
-    if (n.abstract) box.append(el("p", n.abstract, "abstract"));
-    n.related.forEach(([heading, items, more]) => {
-      box.append(el("h4", heading));
-      const ul = el("ul");
-      items.forEach((item) => ul.append(itemFor(item)));
-      if (more) ul.append(el("li", "and " + more + " more", "off"));
-      box.append(ul);
-    });
+    let after = null;
     if (id === pinned && adjacent[id].length) {
-      const only = el("button", "Show only this and its neighbours", "around");
-      only.type = "button";
-      only.addEventListener("click", () => showAround(id));
-      box.append(only);
+      after = el("button", "Show only this and its neighbours", "around");
+      after.type = "button";
+      after.addEventListener("click", () => showAround(id));
     }
-    box.append(el("p", n.iri, "iri"));
+    SkgDetails.render(byId("details"), n, {
+      kinds: kindStyle, categoryNames,
+      related: n.related.map(([heading, items, more]) => [heading, items.map(itemFor), more]), after,
+    });
   }
 
   function showAround(id) {

@@ -55,11 +55,12 @@ def _assets() -> dict[str, str]:
     assets = {
         "vis_js": vis.read_text(encoding="utf-8"),
         "graphview_js": (_HERE / "graphview.js").read_text(encoding="utf-8"),
+        "details_js": (_HERE / "details.js").read_text(encoding="utf-8"),
         "explorer_js": (_HERE / "explorer.js").read_text(encoding="utf-8"),
         "css": (_HERE / "explorer.css").read_text(encoding="utf-8"),
         "template": (_HERE / "template.html").read_text(encoding="utf-8"),
     }
-    for name in ("vis_js", "graphview_js", "explorer_js"):
+    for name in ("vis_js", "graphview_js", "details_js", "explorer_js"):
         if re.search(r"</script|<!--", assets[name], re.IGNORECASE):
             raise RuntimeError(f"{name} cannot be placed inline: it contains '</script' or '<!--'")
     if "</style" in assets["css"].lower():
@@ -103,7 +104,7 @@ def render_html(
     assets = _assets()
     policy = (
         "default-src 'none'; "
-        f"script-src {_hash(assets['vis_js'])} {_hash(assets['graphview_js'])} {_hash(assets['explorer_js'])}; "
+        f"script-src {_hash(assets['vis_js'])} {_hash(assets['graphview_js'])} {_hash(assets['details_js'])} {_hash(assets['explorer_js'])}; "
         "style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
     )
     values = {
@@ -112,6 +113,7 @@ def render_html(
         "css": assets["css"],
         "vis_js": assets["vis_js"],
         "graphview_js": assets["graphview_js"],
+        "details_js": assets["details_js"],
         "explorer_js": assets["explorer_js"],
         "data": script_json(data),
     }

@@ -21,7 +21,7 @@ import networkx as nx
 from .layout import EDGE_LENGTH, layout_positions
 from .select import View
 
-__all__ = ["KIND_STYLE", "RELATION_STYLE", "RELATION_TEXT", "page_data", "PHYSICS_MAX_NODES", "EDGE_LABEL_MAX"]
+__all__ = ["KIND_STYLE", "RELATION_STYLE", "RELATION_TEXT", "page_data", "app_options", "PHYSICS_MAX_NODES", "EDGE_LABEL_MAX"]
 
 # kind -> (colour, shape, legend text). Every kind has a shape of its own (drawn by the page
 # script, the same on the canvas and in the legend), so types stay apart without colour.
@@ -257,6 +257,14 @@ def _options(n_nodes: int) -> tuple[dict, int]:
     options["edges"].update({"width": 1, "arrows": {"to": {"enabled": True, "scaleFactor": 0.45}},
                              "font": {"size": 9, "align": "middle", "color": "#555555", "strokeWidth": 2}})
     return options, iterations
+
+
+def app_options() -> dict:
+    """vis-network options for the served explorer, which draws neighbourhoods of up to a few
+    hundred nodes as they are opened, with physics on (the static page's options at that size)."""
+    options, _ = _options(PHYSICS_MAX_NODES // 2)
+    options["physics"]["stabilization"] = {"enabled": True, "iterations": 120, "updateInterval": 20, "fit": False}
+    return options
 
 
 def page_data(full: nx.MultiDiGraph, view: View, *, hint: str) -> dict:

@@ -104,6 +104,13 @@ class SKG(DefinedNamespace):
     pairMember: URIRef
     sharedPapers: URIRef
 
+    # a store's search index (scholarkg.store.search)
+    searchFor: URIRef
+    searchKey: URIRef
+    searchPrefix: URIRef
+    searchType: URIRef
+    searchRank: URIRef
+
 
 PREFIXES: dict[str, str] = {
     "skg": str(SKG),

@@ -291,7 +291,10 @@ class _Builder:
     def _finish(self, linker) -> None:
         from .finish import write_aggregates
 
+        from .search import write_search_index
+
         self.report.entities = write_aggregates(self.store, linker, self.agents, self._load, self.progress)
+        write_search_index(self.ox)
 
 
 def _node(term):

@@ -125,8 +125,23 @@ class GraphStore:
             self._lock_fd = None
 
     def count(self) -> int:
-        """Number of statements (every statement lives in exactly one graph)."""
-        return len(self.ox)
+        """Number of statements of the knowledge graph (every statement lives in exactly one
+        graph; the search index, :mod:`scholarkg.store.search`, is not counted)."""
+        return len(self.ox) - self.index_count()
+
+    def index_count(self) -> int:
+        """Number of statements of the search index."""
+        import pyoxigraph
+
+        from .search import SEARCH_GRAPH
+
+        return sum(1 for _ in self.ox.quads_for_pattern(None, None, None, pyoxigraph.NamedNode(SEARCH_GRAPH)))
+
+    def quads(self):
+        """Every statement of the knowledge graph, the search index left out (for exports)."""
+        from .search import SEARCH_GRAPH
+
+        return (q for q in self.ox if getattr(q.graph_name, "value", None) != SEARCH_GRAPH)
 
     def close(self) -> None:
         if self.manifest is not None:

@@ -163,7 +163,7 @@ def store_graph(store: GraphStore, *, max_triples: int = DEFAULT_MAX_TRIPLES) ->
             "query the store, or export it as turtle, ntriples, nquads or trig"
         )
     graph = new_graph()
-    for quad in store.ox:
+    for quad in store.quads():
         graph.add((to_rdflib(quad.subject), to_rdflib(quad.predicate), to_rdflib(quad.object)))
     return graph
 
@@ -182,7 +182,7 @@ def export_store(store: GraphStore, format: str, output) -> None:
     if format not in STORE_EXPORTS:
         raise UsageError(f"format {format!r} is not streamed from a store (streamed: {', '.join(STORE_EXPORTS)})")
     kind = {"turtle": ox.RdfFormat.TURTLE, "ntriples": ox.RdfFormat.N_TRIPLES, "nquads": ox.RdfFormat.N_QUADS, "trig": ox.RdfFormat.TRIG}[format]
-    statements = store.ox if format in ("nquads", "trig") else (quad.triple for quad in store.ox)
+    statements = store.quads() if format in ("nquads", "trig") else (quad.triple for quad in store.quads())
     prefixes = dict(PREFIXES) if format in ("turtle", "trig") else None
     try:
         ox.serialize(statements, output, kind, prefixes=prefixes)

@@ -1,0 +1,91 @@
+"""The served app's routes over HTTP, against a real `scholarkg serve`: the page and its
+headers, the files it may load and nothing else, named queries as JSON with their errors."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+
+import pytest
+from test_app_browser import _serve
+
+from scholarkg import api
+
+
+def _get(url, accept="*/*"):
+    request = urllib.request.Request(url, headers={"Accept": accept})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+@pytest.fixture(scope="module")
+def base(seed_store):
+    url, server = _serve(seed_store)
+    with server:
+        yield url
+
+
+def test_the_page_allows_no_outside_origin(base):
+    status, headers, body = _get(base + "/app/")
+    assert status == 200 and headers["Content-Type"].startswith("text/html")
+    policy = headers["Content-Security-Policy"]
+    assert "default-src 'none'" in policy and "script-src 'self';" in policy and "connect-src 'self'" in policy
+    assert "http" not in policy and "*" not in policy
+    assert headers["X-Content-Type-Options"] == "nosniff" and headers["Referrer-Policy"] == "no-referrer"
+    page = body.decode()
+    assert "//" not in "".join(part.split('"')[0] for part in page.split('src="')[1:])  # scripts from this server only
+    config = json.loads(page.split('id="skg-config">')[1].split("</script>")[0])
+    assert config["query_url"] == "/query" and {q["name"] for q in config["named"]} >= {"author-papers", "related-entities"}
+
+
+def test_browsers_are_sent_to_the_app_and_clients_get_the_endpoint(base):
+    request = urllib.request.Request(base + "/", headers={"Accept": "text/html"})
+    opener = urllib.request.build_opener(type("NoRedirect", (urllib.request.HTTPRedirectHandler,), {"redirect_request": lambda *a: None}))
+    with pytest.raises(urllib.error.HTTPError) as seen:
+        opener.open(request, timeout=10)
+    assert seen.value.code == 303 and seen.value.headers["Location"] == "/app/"
+    status, _, body = _get(base + "/", accept="application/sparql-results+json")
+    assert status == 200 and b"SPARQL endpoint" in body
+
+
+@pytest.mark.parametrize("name", ["ace/ace.js", "ace/mode-sparql.js", "vis-network.min.js", "graphview.js", "details.js", "explore.js"])
+def test_the_pages_files_are_served(base, name):
+    status, headers, body = _get(base + "/app/static/" + name)
+    assert status == 200 and headers["Content-Type"].startswith("text/javascript") and len(body) > 1000
+
+
+@pytest.mark.parametrize("path", ["/app/static/../__init__.py", "/app/static/%2e%2e/__init__.py", "/app/static/app/__init__.py",
+                                  "/app/static/ace/ext-searchbox.js", "/app/static/"])
+def test_nothing_else_is(base, path):
+    assert _get(base + path)[0] == 404
+
+
+def test_named_queries_answer_as_json_with_the_text_that_ran_and_pages(base, seed_store):
+    status, _, body = _get(base + "/app/named?name=author-papers&author=Maojia%20Song&limit=5&offset=3")
+    answer = json.loads(body)
+    assert status == 200 and answer["more"] is True
+    expected = [r["title"] for r in api.query(seed_store, named="author-papers", author="Maojia Song")][3:8]
+    assert [b["title"]["value"] for b in answer["answer"]["results"]["bindings"]] == expected
+    assert 'VALUES (?author) { ("Maojia Song") }' in answer["query"] and answer["query"].rstrip().endswith("LIMIT 6 OFFSET 3")
+
+
+@pytest.mark.parametrize("query, words", [
+    ("name=no-such-query", "no named query 'no-such-query'"),
+    ("name=author-papers&colour=red", "has no parameter 'colour'"),
+    ("name=author-papers&limit=-1", "limit must be a whole number"),
+    ("", "give the named query"),
+])
+def test_named_query_mistakes_are_one_line_errors(base, query, words):
+    status, _, body = _get(base + "/app/named?" + query)
+    assert status == 400 and words in body.decode() and body.decode().count("\n") == 1
+
+
+def test_without_the_app_only_the_endpoint_answers(seed_store):
+    url, server = _serve(seed_store, "--no-app")
+    with server:
+        assert _get(url + "/app/")[0] == 404
+        assert _get(url + "/", accept="text/html")[0] == 200
