@@ -14,6 +14,7 @@ import subprocess
 import sys
 
 import pytest
+from storekit import GRAPH_COUNT
 
 from scholarkg.errors import disk_full
 
@@ -74,7 +75,7 @@ def test_after_a_full_disk_the_store_is_readable_and_the_next_build_completes_it
     steps = [["-q", "build", str(seed_path), "--store", "{disk}/s"],
              ["stats", "--store", "{disk}/s"],
              ["-q", "build", str(seed_path), "--store", "{disk}/s"],
-             ["query", "--store", "{disk}/s", "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }", "--format", "csv"]]
+             ["query", "--store", "{disk}/s", GRAPH_COUNT, "--format", "csv"]]
     results = _on_small_disk(tmp_path, "4m", steps, grow_to="64m")
     assert results[0][0] == 5
     assert [code for code, _err, _out in results[1:]] == [0, 0, 0], results
