@@ -143,11 +143,16 @@ class CandidateSources:
     def from_names(self, doc: Doc) -> list[Candidate]:
         out = []
         classified = {(s.start, s.end): s for s in found(doc, "classified")}
+        # a model name ("GPT-4o") is typed by the model-name reader, which wins its span anyway
+        models = {(f.start, f.end) for f in found(doc, "models")}
         for f in found(doc, "candidates"):
             raw = _text(doc, f.start, f.end)
-            span = Phrase(f.start, f.end, raw)
             title = f.label == "TITLE"
             text = clean_label(raw)
+            if not title and (f.start, f.end) in models:
+                out.append(Candidate(f.start, f.end, None, text, "name", 0.5))
+                continue
+            span = Phrase(f.start, f.end, raw)
             entry = self.gazetteer.lookup(text)
             if entry is not None:
                 out.append(Candidate(span.start, span.end, entry.type, entry.canonical, "gazetteer", 0.85,
