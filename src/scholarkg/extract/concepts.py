@@ -3,9 +3,10 @@
 A term phrase ("semantic image segmentation", "seven language models", "a sample-efficient
 approach") is a candidate concept. The rules here, written from how abstracts describe things:
 
-- **Edges.** Numbers (not dimensions: "3D pose estimation" stays whole), quantifiers, adverbs, comparatives, superlatives and evaluative or vague
-  adjectives never start a concept: they are cut off ("seven language models" -> "language
-  models", "diverse question-answering" -> "question-answering", "biggest encoder" -> "encoder").
+- **Edges.** Numbers (not dimensions: "3D pose estimation" stays whole), quantifiers, adverbs,
+  comparatives, superlatives and evaluative or vague adjectives never start a concept: they are
+  cut off ("seven language models" -> "language models", "diverse question-answering" ->
+  "question-answering", "biggest encoder" -> "encoder").
 - **Generic heads.** A head that names any kind of thing ("approach", "method", "framework",
   "model", "system", "procedure", ...) makes a concept only with a specific modifier:
   "attention mechanism" and "policy network" are concepts, "differentiable model", "raw model",

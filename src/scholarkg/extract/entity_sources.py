@@ -58,8 +58,7 @@ def _title_cased(text: str) -> bool:
     """Every word capitalised and nothing else in capitals: how a title writes a plain phrase
     ("Long-Horizon Agentic Search"), unlike a name with an acronym or inner capitals ("BERT Layers")."""
     parts = [p for p in re.split(r"[\s\-]+", text) if p]
-    return bool(parts) and all(p[:1].isupper() and (p[1:].islower() or not p[1:].isalpha() and p[1:] == p[1:].lower())
-                               for p in parts)
+    return bool(parts) and all(p[:1].isupper() and p[1:] == p[1:].lower() for p in parts)
 
 
 def clean_label(text: str) -> str:
