@@ -8,7 +8,7 @@ import re
 from decimal import Decimal
 from pathlib import Path
 
-from scholarkg.model import EntityType, Extraction, Field, Mention, Result, Role
+from scholarkg.model import EntityKind, EntityType, Extraction, Field, Mention, Result, Role
 
 PAPERS = [
     {
@@ -62,7 +62,8 @@ def stand_in(table: dict, version: str, results: dict = RESULTS):
             for fld, text in ((Field.TITLE, record.title), (Field.ABSTRACT, record.abstract)):
                 for name, (etype, role) in table.items():
                     for m in re.finditer(r"(?<![\w-])" + re.escape(name) + r"(?![\w-]| ZH)", text):
-                        mentions.append(Mention(name, name, etype, m.start(), m.end(), fld, role, 0.8))
+                        kind = EntityKind.CONCEPT if name == name.lower() else EntityKind.NAME
+                        mentions.append(Mention(name, name, etype, m.start(), m.end(), fld, role, 0.8, kind=kind))
             found = []
             for model, benchmark, value in results.get(record.title, []):
                 start = record.abstract.find(value)

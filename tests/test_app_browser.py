@@ -141,6 +141,18 @@ def test_every_panel_of_the_seed_is_filled_and_agrees_with_its_named_query(open_
 
 
 def _node_on_screen(opened, iri):
+    """Where a node is drawn, once the layout has stopped moving it."""
+    last = None
+    for _ in range(100):
+        here = _node_at(opened, iri)
+        if last is not None and abs(here[0] - last[0]) < 0.5 and abs(here[1] - last[1]) < 0.5:
+            return here
+        last = here
+        opened.page.wait_for_timeout(150)
+    return last
+
+
+def _node_at(opened, iri):
     return opened.js("""(iri) => {
         const net = window.SkgApp.network;
         const p = net.getPositions([iri])[iri];

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from extract_support import extract_nlp  # noqa: F401
 
+from scholarkg.extract.components.entities import entity_spans
 from scholarkg.extract.names import canonical_key, is_acronym
 
 
 def _ents(nlp, text):
     doc = nlp(text)
-    return doc, [(s.text, s.label_, s.id_) for s in doc.spans["entities"]]
+    return doc, [(s.text, s.label_, s.id_) for s in entity_spans(doc)]
 
 
 def test_long_form_then_short_form(extract_nlp):
@@ -55,3 +56,9 @@ def test_spelling_variants_share_a_key():
 def test_is_acronym():
     assert is_acronym("GRPO") and is_acronym("E-GRPO") and is_acronym("CNNs")
     assert not is_acronym("Exam") and not is_acronym("a")
+
+
+def test_a_slogan_long_form_leaves_the_name_to_its_short_form(extract_nlp):
+    _, ents = _ents(extract_nlp, "T\n\nWe propose Plan Less, Act More (PLAM), a framework for household robots. "
+                                 "PLAM halves the number of steps.")
+    assert {e[2] for e in ents if e[0] in {"PLAM", "Plan Less, Act More"}} == {"PLAM"}

@@ -78,3 +78,17 @@ def test_families_are_entities_of_the_same_type(extract_nlp):
     assert linker.resolve("BrowseComp").type is EntityType.BENCHMARK
     assert linker.resolve("BrowseComp-en").parent == linker.resolve("BrowseComp").key
     assert linker.resolve("MiroThinker").key == linker.resolve("MiroThinker-v1.0").parent
+
+
+def test_a_name_before_a_known_concept_makes_a_term(extract_nlp):
+    ex = extract(Record(id="t", title="A study", abstract="We improve UCCA parsing with a graph decoder."), extract_nlp)
+    assert "UCCA parsing" in {m.text for m in ex.mentions}
+    ex = extract(Record(id="t", title="A study", abstract="Scores on the MMLU benchmark rise."), extract_nlp)
+    assert "MMLU benchmark" not in {m.text for m in ex.mentions}
+
+
+def test_a_capitalised_name_runs_on_to_a_data_head(extract_nlp):
+    ex = extract(Record(id="t", title="A study", abstract="We collect the WildTrack Street Scenes dataset of videos."),
+                 extract_nlp)
+    got = {m.text: m.type.value for m in ex.mentions}
+    assert got.get("WildTrack Street Scenes") == "Dataset" and "WildTrack" not in got

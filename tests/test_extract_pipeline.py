@@ -59,6 +59,23 @@ def test_extract_many_streams(extract_nlp):
     assert all({m.label for m in ex.mentions} >= {"Group Relative Policy Optimization", "GSM8K"} for _, ex in out)
 
 
+def test_extract_many_leaves_no_garbage_cycles(extract_nlp):
+    """Every Doc is freed as soon as its extraction is made, not left to the cycle collector."""
+    import gc
+
+    records = [Record(id=str(i), title=f"Lattice Search {i}", abstract="We introduce Bounded Lattice Search (BLS), "
+                      "a planner. BLS reaches 81.2% accuracy on GSM8K, up 3.1 points over ReAct.") for i in range(30)]
+    list(extract_many(records[:3], nlp=extract_nlp))
+    gc.collect()
+    gc.disable()
+    try:
+        got = list(extract_many(records, nlp=extract_nlp))
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+    assert len(got) == 30 and all(ex.mentions and ex.results for _, ex in got)
+
+
 def test_hand_written_examples_parse():
     s = parse_marked("We study [semantic parsing]{task} with [beam search]{method}.")
     assert s.text == "We study semantic parsing with beam search."

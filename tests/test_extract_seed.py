@@ -99,7 +99,7 @@ def test_introduced_entities(seed_pairs):
         "Foundation Protocol": "Foundation Protocol",
         "Tongyi DeepResearch": "Tongyi DeepResearch",
         "Harnessing Agentic Evolution": "AEvo",
-        "Search More, Think Less": "Search More, Think Less",
+        "Search More, Think Less": "SMTL",
         "Repurposing Synthetic Data": "Entity-aware Group Relative Policy Optimization",
         "From Perception to Action": "Causal Hierarchy of Actions and Interactions",
         "Epistemic Context Learning": "Epistemic Context Learning",

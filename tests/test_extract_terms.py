@@ -44,6 +44,27 @@ def test_edge_words_are_cut_off(extract_nlp):
     assert not any(t.lower().startswith(("seven", "diverse")) for t in texts)
 
 
+def test_a_verb_never_starts_a_term(extract_nlp):
+    texts, _ = _concepts(extract_nlp, "Rotations help to minimize reconstruction error, and the robots "
+                                      "utilize tactile feedback networks.")
+    assert "reconstruction error" in texts and "tactile feedback networks" in texts
+    assert not any(t.startswith(("minimize", "utilize")) for t in texts)
+
+
+def test_a_dimension_is_no_number_at_the_edge(extract_nlp):
+    texts, _ = _concepts(extract_nlp, "Our tracker improves 3D hand pose estimation from a single camera, "
+                                      "and 12 detectors fail at it.")
+    assert "3D hand pose estimation" in texts and "hand pose estimation" not in texts
+    assert not any(t.startswith("12") for t in texts)
+
+
+def test_a_vague_hyphenated_modifier_leaves_a_generic_head_generic(extract_nlp):
+    texts, _ = _concepts(extract_nlp, "We cast planning as a user-centric process and build a tree-based model "
+                                      "beside a goal-oriented framework.")
+    assert "tree-based model" in texts
+    assert not {"user-centric process", "goal-oriented framework"} & texts
+
+
 def test_generic_heads_need_a_specific_modifier(extract_nlp):
     texts, _ = _concepts(extract_nlp, "The raw model is a differentiable model. Our sample-efficient approach is a "
                                       "training-free method with a single-stage selection strategy. "
@@ -81,3 +102,10 @@ def test_concepts_and_names_have_their_kind(extract_nlp):
     assert kinds["ZetaParse"] == "name"
     assert kinds["reinforcement learning"] == "concept"
     assert kinds["large language model"] == "concept"
+
+
+def test_a_title_cased_concept_in_a_title_is_the_concept_of_the_abstract(extract_nlp):
+    ex = extract(Record(id="t", title="Faster Hierarchical Contour Segmentation for Small Robots",
+                        abstract="Hierarchical contour segmentation splits each frame into regions."), extract_nlp)
+    labels = {(m.field.value, m.label) for m in ex.mentions}
+    assert labels == {("title", "hierarchical contour segmentation"), ("abstract", "hierarchical contour segmentation")}

@@ -17,7 +17,8 @@ from scholarkg.sparql import get_named_query, run_query
 
 
 # What the stand-in extractor finds in the seed: just these two names, wherever they occur.
-SEED_FINDS = {"GRPO": ("Method", "uses"), "BrowseComp": ("Benchmark", "evaluatesOn")}
+SEED_FINDS = {"GRPO": ("Method", "uses"), "BrowseComp": ("Benchmark", "evaluatesOn"),
+              "reinforcement learning": ("Method", "uses")}
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +43,9 @@ def test_profile_facts_of_the_seed_author(curated_seed):
     zh = next(e for e in facts["entities"] if e["label"] == "BrowseComp-ZH")
     assert (zh["papers"], zh["first"], zh["latest"], zh["curated"]) == (2, 2025, 2026, True)
     assert "BrowseComp-ZH" in [e["label"] for e in facts["most_used"]["benchmarks"]]
+    kinds = [e["kind"] for e in facts["entities"]]
+    assert set(kinds) == {"name", "concept"} and kinds == sorted(kinds, key=lambda k: k != "name")  # names first
+    assert {i["kind"] for i in facts["introduced"]} == {"name"}
     results = {(r["model"], r["benchmark"], r["value"], r["unit"], r["source"]) for r in facts["results"]}
     assert {("SMTL", "BrowseComp", "48.6", "%", "curated"), ("AgentFounder", "BrowseComp-ZH", "43.3", "%", "curated")} <= results
     assert facts["collaborators"] == []

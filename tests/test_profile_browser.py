@@ -62,6 +62,24 @@ def test_profile_page_in_chromium(page_file):
             assert targets == {page_file.parent / "graph.html"} and (page_file.parent / "graph.html").is_file()
             nodes = {unquote(urlsplit(h).fragment) for h in hrefs}
             assert "node=https://w3id.org/scholarkg/id/entity/kairos" in nodes
+            # every list of entities shows each one's kind, names before concepts
+            tables = page.eval_on_selector_all("h2 + table, h2 + p + table", """tables => tables.map(t => ({
+                heading: (t.previousElementSibling.tagName === 'P' ? t.previousElementSibling.previousElementSibling
+                          : t.previousElementSibling).innerText,
+                head: [...t.querySelectorAll('th')].map(th => th.innerText),
+                kinds: [...t.querySelectorAll('tbody tr')].map(tr => {
+                    const tag = tr.querySelector('span.tag[class*="kind-"]');
+                    const box = tag ? tag.getBoundingClientRect() : null;
+                    return tag && box.width > 0 && box.height > 0 ? tag.innerText : null;
+                })}))""")
+            listed = [t for t in tables if t["head"][:2] == ["entity", "kind"]]
+            assert [t["heading"] for t in listed] == ["Benchmarks and datasets introduced", "Methods and models introduced",
+                                                      "Models, benchmarks and methods used most, with first and latest use"]
+            for table in listed:
+                kinds = table["kinds"]
+                assert kinds and None not in kinds and set(kinds) <= {"name", "concept"}, table
+                assert kinds == sorted(kinds, key=lambda k: k != "name"), table  # names first
+            assert set(listed[-1]["kinds"]) == {"name", "concept"}
         finally:
             browser.close()
     assert outside == [] and problems == []

@@ -254,7 +254,7 @@
   }
 
   async function select(iri, how) {
-    const options = Object.assign({ remember: true, panels: true }, how || {});
+    const options = Object.assign({ remember: true, panels: true, centre: true }, how || {});
     try {
       if (!info.has(iri) || !info.get(iri).kind) await open(iri);
       if (!info.has(iri) || !info.get(iri).kind) {
@@ -265,7 +265,7 @@
       pinned = iri;
       if (hiddenNodes.has(iri)) resetFilters();
       network.selectNodes([iri]);
-      network.focus(iri, { scale: Math.max(1.0, network.getScale()), animation: { duration: 250, easingFunction: "easeInOutQuad" } });
+      if (options.centre) network.focus(iri, { scale: Math.max(1.0, network.getScale()), animation: { duration: 250, easingFunction: "easeInOutQuad" } });
       showDetails(iri);
       if (options.remember) remember(iri);
       const n = await details(iri);
@@ -288,7 +288,8 @@
     }
   }
 
-  network.on("selectNode", (p) => { select(p.nodes[0]); });
+  // a node clicked on the drawing stays where it is (a double-click's second click must find it there)
+  network.on("selectNode", (p) => { select(p.nodes[0], { centre: false }); });
   network.on("doubleClick", (p) => { if (p.nodes.length) expand(p.nodes[0]); });
   network.on("hoverNode", (p) => showDetails(p.node));
   network.on("blurNode", () => { if (pinned) showDetails(pinned); });

@@ -17,6 +17,7 @@
   editor.commands.addCommand({ name: "run", bindKey: { win: "Ctrl-Enter", mac: "Command-Enter" }, exec: () => runTyped(0) });
 
   let current = null; // what the table shows: {kind: "typed"|"named", text, name, params, offset}
+  let turn = 0; // only the latest run may fill the table
   const pageSize = () => parseInt(byId("page-size").value, 10);
 
   function showError(error) {
@@ -84,29 +85,33 @@
   async function runTyped(offset) {
     const text = editor.getValue();
     current = { kind: "typed", text, offset };
+    const mine = (turn += 1);
     busy("running…");
     try {
-      if (GRAPH_FORM.test(text)) { showGraph(await C.raw(text, "text/turtle")); return; }
+      if (GRAPH_FORM.test(text)) { const graph = await C.raw(text, "text/turtle"); if (mine === turn) showGraph(graph); return; }
       const size = pageSize();
       const paged = LIMIT.test(text) ? text : text.replace(/\s+$/, "") + "\nLIMIT " + (size + 1) + (offset ? " OFFSET " + offset : "");
       const answer = await C.select(paged, { onSlow: () => busy("still running… (the endpoint stops it after " + C.config.timeout + " s)") });
+      if (mine !== turn) return;
       const more = !LIMIT.test(text) && answer.rows.length > size;
       if (more) answer.rows = answer.rows.slice(0, size);
       showTable(answer, offset, more);
     } catch (error) {
-      showError(error);
+      if (mine === turn) showError(error);
     }
   }
 
   async function runNamed(name, params, offset) {
     current = { kind: "named", name, params, offset };
+    const mine = (turn += 1);
     busy("running " + name + "…");
     try {
       const answer = await C.named(name, params, { limit: pageSize(), offset, onSlow: () => busy("still running " + name + "…") });
+      if (mine !== turn) return;
       editor.setValue(answer.query, -1);
       showTable(answer, offset, answer.more);
     } catch (error) {
-      showError(error);
+      if (mine === turn) showError(error);
     }
   }
 

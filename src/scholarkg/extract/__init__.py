@@ -43,7 +43,10 @@ def extract(record: Record, nlp=None) -> Extraction:
     from .doctext import make_doc
 
     nlp = nlp or load_pipeline()
-    return doc_to_extraction(record, nlp(make_doc(nlp, record_text(record))), _extractor_id())
+    doc = nlp(make_doc(nlp, record_text(record)))
+    extraction = doc_to_extraction(record, doc, _extractor_id())
+    doc.user_data.clear()  # see extract_many
+    return extraction
 
 
 def extract_many(
@@ -56,4 +59,8 @@ def extract_many(
     nlp = nlp or load_pipeline()
     pairs = ((make_doc(nlp, record_text(r)), r) for r in records)
     for doc, record in nlp.pipe(pairs, as_tuples=True, batch_size=batch_size):
-        yield record, doc_to_extraction(record, doc, _extractor_id())
+        extraction = doc_to_extraction(record, doc, _extractor_id())
+        # the spans kept in user_data point back at their Doc: dropping them frees the Doc at
+        # once instead of leaving it to the cycle collector
+        doc.user_data.clear()
+        yield record, extraction

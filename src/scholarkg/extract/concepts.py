@@ -3,9 +3,10 @@
 A term phrase ("semantic image segmentation", "seven language models", "a sample-efficient
 approach") is a candidate concept. The rules here, written from how abstracts describe things:
 
-- **Edges.** Numbers, quantifiers, adverbs, comparatives, superlatives and evaluative or vague
-  adjectives never start a concept: they are cut off ("seven language models" -> "language
-  models", "diverse question-answering" -> "question-answering", "biggest encoder" -> "encoder").
+- **Edges.** Numbers (not dimensions: "3D pose estimation" stays whole), quantifiers, adverbs,
+  comparatives, superlatives and evaluative or vague adjectives never start a concept: they are
+  cut off ("seven language models" -> "language models", "diverse question-answering" ->
+  "question-answering", "biggest encoder" -> "encoder").
 - **Generic heads.** A head that names any kind of thing ("approach", "method", "framework",
   "model", "system", "procedure", ...) makes a concept only with a specific modifier:
   "attention mechanism" and "policy network" are concepts, "differentiable model", "raw model",
@@ -47,7 +48,9 @@ remarkable impressive promising successful superior state-of-the-art sota challe
 naive vanilla strong well-known widely-used so-called proposed improved enhanced reliable accurate
 scalable practical useful valuable limited inadequate comprehensive extensive detailed systematic careful
 rigorous principled flexible modular generic general basic advanced modern classical alternative
-similar cheap costly expensive top top-performing best-performing leading prevailing mainstream""".split()
+similar cheap costly expensive top top-performing best-performing leading prevailing mainstream
+negligible marginal minimal substantial considerable reasonable moderate subsequent complex
+positive negative""".split()
 _VAGUE_ADJECTIVES = """raw fixed downstream upstream differentiable sample-efficient training-free
 end-to-end single-stage multi-stage two-stage one-stage interactive unified holistic diverse
 hand-designed hand-crafted handcrafted general-purpose lightweight light-weight heavy open closed
@@ -55,7 +58,8 @@ open-source open-weight frontier generalizable complete full partial auxiliary d
 automatic manual human-engineered mature runnable deterministic dynamic static underlying resulting
 corresponding respective baseline base pretrained pre-trained trained learned fine-tuned off-the-shelf
 black-box white-box plug-and-play task-specific domain-specific model-agnostic data-driven
-learning-based cost-effective low-cost high-quality large-scale small-scale real-world""".split()
+learning-based cost-effective low-cost high-quality large-scale small-scale real-world frozen
+chunked""".split()
 
 # Words that never begin a concept: cut off from its start.
 EDGE_WORDS = frozenset(_NUMBER_WORDS + _QUANTIFIERS + _EVALUATIVE)
@@ -76,11 +80,14 @@ _SUPERLATIVE = re.compile(r"^[a-z]{3,}est$")
 _NOT_SUPERLATIVES = frozenset({"interest", "test", "contest", "forest", "request", "harvest", "manifest", "digest",
                                "conquest", "quest", "protest", "honest", "modest", "arrest", "suggest", "invest"})
 _NUMBER = re.compile(r"^[\d.,]+[a-z]{0,2}$")
+_DIMENSION = re.compile(r"^\d(?:\.\d)?d$")  # "3D", "2.5D": what a thing is, not how many
+
+
 
 
 def _is_edge(word: str) -> bool:
     low = word.lower()
-    if low in EDGE_WORDS or _NUMBER.match(low) or low.startswith("-"):
+    if low in EDGE_WORDS or (_NUMBER.match(low) and not _DIMENSION.match(low)) or low.startswith("-"):
         return True
     if _ADVERB.match(low) and low not in _NOT_ADVERBS:
         return True
@@ -109,7 +116,10 @@ def is_specific(words: list[str], start: int, head: int, head_generic: bool) -> 
     """Whether ``words[start:head + 1]`` names something specific (its edges already cut)."""
     if not head_generic:
         return True
-    return any(not _generic_modifier(w) for w in words[start:head])
+    # a word before a split-off vague suffix is part of it: "component" "-centric" is one
+    # modifier, "component-centric" ("graph-based model" says how the model works)
+    return any(not _generic_modifier(w) and not (k + 1 < head and words[k + 1].lower() in _VAGUE_SUFFIXES)
+               for k, w in enumerate(words[start:head], start))
 
 
 def is_group(head_word: str, words: list[str], start: int, head: int) -> bool:
@@ -120,6 +130,10 @@ def is_group(head_word: str, words: list[str], start: int, head: int) -> bool:
     if base == low or base not in _GROUP_HEADS:
         return False
     return not any(any(c.isupper() for c in w) for w in words[start:head])
+
+
+_VAGUE_SUFFIXES = frozenset({"-centric", "-oriented", "-driven", "-aware", "-free", "-friendly", "-agnostic",
+                             "-style", "-like"})
 
 
 _AL_STEMS = (("ional", "ion"), ("ical", "ic"))

@@ -73,7 +73,8 @@ NOT_NAMES = frozenset(
     AM PM UTC GMT N.B. NB I/O IO OS iOS macOS Linux Windows Android GitHub Python PyTorch
     TensorFlow JAX Keras CUDA Java C++ English Chinese German French Japanese Spanish Korean
     Arabic Russian Hindi Wikipedia-based SOC O*NET GDP ReLU Softmax A/B AND OR NOT IF
-    LaTeX TeX Internet Web X Y Z O(n) O(1) S&P""".split()
+    LaTeX TeX Internet Web X Y Z O(n) O(1) S&P A100 V100 P100 H100 H200 B200 K80 T4 L4 A10 A40 A6000
+    RTX""".split()
 )
 
 FUNCTION_WORDS = frozenset(

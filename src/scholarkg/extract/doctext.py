@@ -13,11 +13,12 @@ from typing import Any, NamedTuple
 from spacy.tokens import Doc, Span
 
 __all__ = ["DocInfo", "Found", "info", "found", "set_found", "as_spans", "make_doc", "KEY", "TEXT_KEY",
-           "TITLE_BREAK"]
+           "TITLE_BREAK", "ROLES_KEY"]
 
 KEY = "scholarkg.info"
 TEXT_KEY = "scholarkg.text"  # the text a Doc was made from, when the caller kept it
 TITLE_BREAK = "\n\n"
+ROLES_KEY = "scholarkg.term_roles"  # term -> its end including a trailing role noun ("the X task")
 _ENDERS = frozenset({".", "!", "?"})
 
 
@@ -73,13 +74,10 @@ def compute(doc: Doc) -> DocInfo:
         else:
             boundary = w in _ENDERS
             hard = False
-    sents = []
-    sent_of = [0] * len(words)
-    for k, s in enumerate(starts):
-        e = starts[k + 1] if k + 1 < len(starts) else len(words)
-        sents.append((s, e))
-        for i in range(s, e):
-            sent_of[i] = k
+    sents = list(zip(starts, starts[1:] + [len(words)]))
+    sent_of: list[int] = []
+    for k, (s, e) in enumerate(sents):
+        sent_of += [k] * (e - s)
     return DocInfo(text, words, lower, idx, space, sent_of, sents, max(cut, 0))
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from spacy.tokens import Doc
 
 from ..model import EntityType
-from .doctext import found, info
+from .doctext import ROLES_KEY, found, info
 from .gazetteer import Gazetteer
 from .typing_rules import Phrase, infer_type
 
@@ -25,7 +25,7 @@ PRIORITY = {"abbreviation": 4, "gazetteer": 3, "model": 3, "name": 2, "title": 2
 _TEX = re.compile(r"\\[A-Za-z]+\{|[{}]")
 
 
-@dataclass
+@dataclass(slots=True)
 class Candidate:
     """A possible entity mention: token range, type (None: not yet known), canonical label."""
 
@@ -52,6 +52,13 @@ class Candidate:
 def _text(doc: Doc, start: int, end: int) -> str:
     view = info(doc)
     return view.text[view.idx[start] : view.end_char(end - 1)]
+
+
+def _title_cased(text: str) -> bool:
+    """Every word capitalised and nothing else in capitals: how a title writes a plain phrase
+    ("Long-Horizon Agentic Search"), unlike a name with an acronym or inner capitals ("BERT Layers")."""
+    parts = [p for p in re.split(r"[\s\-]+", text) if p]
+    return bool(parts) and all(p[:1].isupper() and p[1:] == p[1:].lower() for p in parts)
 
 
 def clean_label(text: str) -> str:
@@ -102,8 +109,10 @@ class CandidateSources:
                 if typed is None:
                     continue
                 type_, conf = typed
-                label = long_label
-                aliases = (short.text,)
+                label, aliases = long_label, (short.text,)
+                if "," in long_label:
+                    # "Search More, Think Less (SMTL)": a slogan, not a noun phrase; the short form is the name
+                    label, aliases = short.text, (long_label,)
             for span, is_long in ((long, True), (short, False)):
                 cand = Candidate(span.start, span.end, type_, label, "abbreviation", conf, aliases,
                              gazetteer=entry is not None)
@@ -133,11 +142,16 @@ class CandidateSources:
     def from_names(self, doc: Doc) -> list[Candidate]:
         out = []
         classified = {(s.start, s.end): s for s in found(doc, "classified")}
+        # a model name ("GPT-4o") is typed by the model-name reader, which wins its span anyway
+        models = {(f.start, f.end) for f in found(doc, "models")}
         for f in found(doc, "candidates"):
             raw = _text(doc, f.start, f.end)
-            span = Phrase(f.start, f.end, raw)
             title = f.label == "TITLE"
             text = clean_label(raw)
+            if not title and (f.start, f.end) in models:
+                out.append(Candidate(f.start, f.end, None, text, "name", 0.5))
+                continue
+            span = Phrase(f.start, f.end, raw)
             entry = self.gazetteer.lookup(text)
             if entry is not None:
                 out.append(Candidate(span.start, span.end, entry.type, entry.canonical, "gazetteer", 0.85,
@@ -156,17 +170,26 @@ class CandidateSources:
 
     def from_terms(self, doc: Doc) -> list[Candidate]:
         out = []
+        view = info(doc)
         confidence = doc.user_data.get("scholarkg.term_confidence", {})
+        roles = doc.user_data.get(ROLES_KEY, {})
         for f in found(doc, "terms"):
             text = clean_label(_text(doc, f.start, f.end))
+            # "the viewpoint classification task": the concept is the task, the written form an alias
+            end = roles.get((f.start, f.end), f.end)
+            written = (clean_label(_text(doc, f.start, end)),) if end != f.end else ()
             entry = self.gazetteer.lookup(text)
             if entry is not None:
-                out.append(Candidate(f.start, f.end, entry.type, entry.canonical, "gazetteer", 0.8,
-                                 entry.aliases, gazetteer=True))
+                type_ = EntityType.TASK if written and entry.type in (EntityType.TASK, EntityType.METHOD) else entry.type
+                out.append(Candidate(f.start, end, type_, entry.canonical, "gazetteer", 0.8,
+                                 entry.aliases + written, gazetteer=True))
                 continue
-            label = text if any(c.isupper() for c in text[1:]) else text.lower() if text[:1].isupper() and text[1:2].islower() else text
+            if any(c.isupper() for c in text[1:]) and not (view.idx[f.start] < view.title_end and _title_cased(text)):
+                label = text
+            else:  # "Semantic parsing" at a sentence start, "Multi-Teacher On-Policy Distillation" in a title
+                label = text.lower() if text[:1].isupper() and text[1:2].islower() else text
             conf = confidence.get((f.start, f.end), 0.5)
-            out.append(Candidate(f.start, f.end, TYPES[f.label], label, "term", conf))
+            out.append(Candidate(f.start, end, TYPES[f.label], label, "term", conf, written))
         return out
 
     def from_ner(self, doc: Doc) -> list[Candidate]:

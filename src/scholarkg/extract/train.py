@@ -6,9 +6,11 @@ project's hand-written sentences (``resources/training/examples.txt``, every typ
 No evaluation set is read.
 
 The rule components find candidate phrases in every training sentence exactly as they do at
-extraction time; each candidate gets the type of the annotated span it ends with, "None" when it
-touches no annotation, and is left out when the annotation cannot say (a method-like phrase in
-TDMSci, which does not mark methods). A fifth of the sentences is held out to choose the
+extraction time; each candidate gets the type of the annotated span it ends with. A candidate
+that touches no annotation is a negative ("None") only in the hand-written sentences, which mark
+every entity: TDMSci marks the tasks, data sets and metrics a leaderboard needs and leaves other
+real terms ("computational cost", "speech recognition system") unmarked, so an unmarked phrase
+there says nothing and is left out. A fifth of the sentences is held out to choose the
 rejection threshold; the final model is then fitted on all sentences and written to
 ``src/scholarkg/extract/trained/term_classifier/`` (weights.npz, meta.json). Training is
 deterministic: the same data gives the same weights.
@@ -33,17 +35,15 @@ def default_tdmsci() -> Path:
     return _REPO.parent / "shared" / "data" / "tdmsci" / "train_1500_v2.conll"
 
 
-def _label(start: int, end: int, rule: str, sentence) -> str | None:
+def _label(start: int, end: int, sentence) -> str | None:
     from .termclassifier import NONE
 
     overlapping = [(s, e, t) for s, e, t in sentence.spans if start < e and s < end]
     for s, e, t in overlapping:
         if e == end:
             return t
-    if overlapping:
-        return None
-    if rule in {"Method", "name", "Model"} and "Method" not in sentence.complete_types:
-        return None
+    if overlapping or "Method" not in sentence.complete_types:
+        return None  # TDMSci leaves many real terms unmarked: no negatives from it
     return NONE
 
 
@@ -64,7 +64,7 @@ def build_instances(sentences, nlp) -> tuple[list[list[str]], list[str], list[in
         spans = [(doc[f.start : f.end], f.label) for f in found(doc, "terms")]
         spans += [(doc[f.start : f.end], "name") for f in found(doc, "candidates") if f.label != "TITLE"]
         for span, rule in spans:
-            label = _label(span.start_char, span.end_char, rule, sentence)
+            label = _label(span.start_char, span.end_char, sentence)
             if label is None or (span.start, span.end) in seen:
                 continue
             seen.add((span.start, span.end))

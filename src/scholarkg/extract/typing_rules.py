@@ -19,6 +19,7 @@ from spacy.tokens import Doc, Span
 from ..model import EntityType
 from .cues import FUNCTION_WORDS, head_type, suffix_type
 from .doctext import info
+from .names import singular
 
 __all__ = ["infer_type", "long_form_type", "Phrase"]
 
@@ -39,8 +40,19 @@ _EVAL_WORDS = frozenset(
     "evaluate evaluated evaluates evaluating evaluation experiments experiment results benchmarks "
     "benchmark achieve achieves achieved achieving score scores accuracy performance test tested "
     "testing outperform outperforms improve improves improved improving gains reaches reach scores obtains "
-    "beats measure measured".split()
+    "beats measure measured state-of-the-art sota art".split()
 )
+_TRAIN_WORDS = frozenset("""trained train training pre-trained pretrained pretraining pre-training fine-tuned finetuned
+    fine-tuning learned collected sampled drawn images sentences examples samples videos documents
+    annotated -trained -tuned""".split())
+_DATA_VERBS = frozenset("""contains contain containing consists consisting comprises comprising""".split())
+_SYSTEM_VERBS = frozenset("""outperforms outperformed achieves achieved attains learns predicts generates
+    produces surpasses beats improves reduces exploits leverages adapts employs combines encodes
+    decodes""".split())
+_SPLIT_WORDS = frozenset({"test", "training", "train", "validation", "val", "dev", "development", "evaluation",
+                          "testing", "held-out"})
+_SPLITS = frozenset({"set", "split", "subset", "partition", "portion"})
+_DATA_HEADS = frozenset({EntityType.DATASET, EntityType.BENCHMARK})
 _COMPARE_LEFT = frozenset({"outperforms", "outperform", "outperforming", "than", "over", "versus", "vs.", "vs",
                            "surpasses", "surpassing", "beats", "baselines", "baseline"})
 
@@ -61,13 +73,23 @@ def _number(word: str) -> bool:
 
 
 def right_head(doc: Doc, span: Span) -> EntityType | None:
+    """ "the CHAIN benchmark", "the CUHK03 test set", "the IJB-B face recognition dataset"."""
     view = info(doc)
-    i = _skip_close(view.words, span.end)
-    if i < len(view.words) and view.sent_of[i] == view.sent_of[span.start]:
-        word = view.words[i]
+    words, lower = view.words, view.lower
+    i = _skip_close(words, span.end)
+    if i < len(words) and view.sent_of[i] == view.sent_of[span.start]:
+        word = words[i]
         t = head_type(word)
         if t is not None and (word[:1].islower() or word.istitle()):
             return t
+        if lower[i] in _SPLIT_WORDS and i + 1 < len(words) and singular(lower[i + 1]) in _SPLITS:
+            return EntityType.DATASET
+        # a name in front of a term phrase that ends in a data head: "IJB-B face recognition dataset"
+        for k in range(i, min(i + 4, view.sent_bounds(span.start)[1])):
+            if not words[k][:1].islower() or lower[k] in FUNCTION_WORDS:
+                break
+            if k > i and head_type(words[k]) in _DATA_HEADS:
+                return head_type(words[k])
     return None
 
 
@@ -131,12 +153,24 @@ def left_head(doc: Doc, span: Span, window: int = 4) -> EntityType | None:
 
 
 def frame_type(doc: Doc, span: Span) -> EntityType | None:
+    """The verb frame around a name: what it is compared with, trained on, evaluated on, what it
+    does ("outperforms X", "trained on X", "results on X", "X achieves", "X contains")."""
     view = info(doc)
     lower = view.lower
-    sent_start = view.sent_bounds(span.start)[0]
+    sent_start, sent_end = view.sent_bounds(span.start)
     prev = lower[span.start - 1] if span.start > sent_start else ""
     if prev in _COMPARE_LEFT:
         return EntityType.METHOD
+    nxt = lower[span.end] if span.end < sent_end else ""
+    if nxt in _DATA_VERBS and (nxt not in {"consists", "consisting"} or lower[span.end + 1 : span.end + 2] == ["of"]):
+        return EntityType.DATASET  # "X contains 10k images", "X consists of ..."
+    if nxt in _SYSTEM_VERBS and (span.start == sent_start or lower[span.start - 1] in {"the", ",", "and", "our", "(", ":"}):
+        return EntityType.METHOD  # "X outperforms ...", "X learns ...": a system does things
+    if prev in {"on", "from"} and span.start - 2 >= sent_start:
+        before = lower[span.start - 2]
+        if before in _TRAIN_WORDS or (before in {"the", "a"} and span.start - 3 >= sent_start
+                                      and lower[span.start - 3] in _TRAIN_WORDS):
+            return EntityType.DATASET  # "trained on X", "pre-trained on the X", "images from X"
     if prev == "for" and span.start - 2 >= sent_start:
         before = view.words[span.start - 2]
         if before.endswith("%") or _number(before) or before in {"dB", "ms", "points", "pp", "FPS"}:

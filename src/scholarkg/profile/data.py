@@ -9,8 +9,8 @@ facts                    named query
 =======================  ===================================================
 papers, papers per year  ``author-papers``
 categories over time     ``author-categories-by-year``
-introduced               ``benchmarks-introduced``, ``methods-introduced``
-entities, first/latest   ``author-entities``
+introduced               ``benchmarks-introduced``, ``methods-introduced`` (kind from ``author-entities``)
+entities, first/latest   ``author-entities`` (names before concepts)
 collaborators            ``coauthors``
 results                  ``author-results``
 =======================  ===================================================
@@ -34,6 +34,7 @@ __all__ = ["author_profile", "profile_json", "find_author", "QUERIES"]
 QUERIES = ("author-papers", "author-categories-by-year", "benchmarks-introduced", "methods-introduced",
            "author-entities", "coauthors", "author-results")
 MOST_USED = 10
+_KIND_ORDER = {"name": 0, "concept": 1}  # names (GRPO, BrowseComp) before concepts (question answering)
 
 
 def find_author(graph: Graph, name: str) -> str:
@@ -97,18 +98,21 @@ def author_profile(graph: str | Path | Graph, author: str) -> dict:
         for r in _run(g, query, author=name):
             introduced.append({"label": r["label"], "type": r["type"], "year": _int(r.get("year")),
                                "title": r["title"], "iri": r["entity"]})
-    introduced = sorted({(i["label"], i["type"], i["year"] or 0, i["title"], i["iri"]): i for i in introduced}.values(),
-                        key=lambda i: (-(i["year"] or 0), i["label"].casefold(), i["title"]))
 
     entities = [
         {
-            "label": r["label"], "type": r["type"], "papers": int(r["papers"]), "first": _int(r.get("first")),
-            "latest": _int(r.get("latest")), "introduced": int(r["introduced"]),
+            "label": r["label"], "type": r["type"], "kind": r.get("entityKind") or "name", "papers": int(r["papers"]),
+            "first": _int(r.get("first")), "latest": _int(r.get("latest")), "introduced": int(r["introduced"]),
             "curated": r.get("curatedLinks") == "1", "iri": r["entity"],
         }
         for r in _run(g, "author-entities", author=name)
     ]
-    entities.sort(key=lambda e: (-e["papers"], e["label"].casefold(), e["type"]))
+    entities.sort(key=lambda e: (_KIND_ORDER.get(e["kind"], 1), -e["papers"], e["label"].casefold(), e["type"]))
+    kinds = {e["iri"]: e["kind"] for e in entities}
+    for i in introduced:
+        i["kind"] = kinds.get(i["iri"], "name")
+    introduced = sorted({(i["label"], i["type"], i["year"] or 0, i["title"], i["iri"]): i for i in introduced}.values(),
+                        key=lambda i: (_KIND_ORDER.get(i["kind"], 1), -(i["year"] or 0), i["label"].casefold(), i["title"]))
     most_used = {
         kind: [e for e in entities if e["type"] in types][:MOST_USED]
         for kind, types in (("models", ("Model",)), ("benchmarks", ("Benchmark", "Dataset")), ("methods", ("Method",)))

@@ -28,6 +28,7 @@ th.num { text-align: right; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .tag { display: inline-block; font-size: 12px; padding: 0 .4em; border-radius: 3px; background: #eef; margin-right: .3em; }
 .curated { background: #fde9c8; }
+.kind-name { background: #dcefdc; } .kind-concept { background: #eee; color: #555; }
 .muted { color: #777; }
 a { color: #2f5f9e; }
 """
@@ -65,13 +66,26 @@ def _paper_links(paper: dict) -> str:
     return " ".join(parts)
 
 
+def _kind(entity: dict) -> str:
+    """The kind of an entity as a tag: a name (GRPO, BrowseComp) or a concept (question answering)."""
+    kind = entity.get("kind") or "name"
+    return f'<span class="tag kind-{_e(kind)}">{_e(kind)}</span>'
+
+
 CHART_ROWS = 14  # entities in a chart
-TABLE_ROWS = 40  # entities in the table of use
+TABLE_ROWS = 40  # names in the table of use
+CONCEPT_ROWS = 15  # concepts after them
 
 
 def _used(facts: dict) -> list[dict]:
     """Models, benchmarks, datasets and methods, most used first (tasks and metrics left out)."""
     return [e for e in facts["entities"] if e["type"] in ("Model", "Benchmark", "Dataset", "Method")]
+
+
+def _names_then_concepts(entities: list[dict]) -> list[dict]:
+    """The most used names, then the most used concepts (``entities`` is ordered that way)."""
+    names = [e for e in entities if e.get("kind") != "concept"][:TABLE_ROWS]
+    return names + [e for e in entities if e.get("kind") == "concept"][:CONCEPT_ROWS]
 
 
 def _charts(facts: dict) -> str:
@@ -122,22 +136,25 @@ def profile_html(facts: dict, *, explorer: str | None = "graph.html") -> str:
     out += ["<h2>Overview</h2>", _charts(facts)]
 
     def introduced(types: tuple[str, ...], heading: str) -> None:
-        rows = [[links.node(i["iri"], i["label"]), _e(i["type"]), _e(i["year"]), _e(i["title"])]
+        rows = [[links.node(i["iri"], i["label"]), _kind(i), _e(i["type"]), _e(i["year"]), _e(i["title"])]
                 for i in facts["introduced"] if i["type"] in types]
         out.append(f"<h2>{heading}</h2>")
-        out.append(_table(["name", "type", "year", "paper"], rows) if rows else '<p class="muted">None recorded.</p>')
+        out.append(_table(["entity", "kind", "type", "year", "paper"], rows) if rows else '<p class="muted">None recorded.</p>')
 
     introduced(("Benchmark", "Dataset"), "Benchmarks and datasets introduced")
     introduced(("Method", "Model"), "Methods and models introduced")
 
     out.append("<h2>Models, benchmarks and methods used most, with first and latest use</h2>")
+    out.append('<p class="muted">Names (GRPO, BrowseComp) come first, then concepts (term phrases such as '
+               "reinforcement learning); each list is ordered by the number of papers.</p>")
     used = _used(facts)
     rows = [
         [links.node(e["iri"], e["label"]) + (' <span class="tag curated">curated</span>' if e["curated"] else ""),
-         _e(e["type"]), str(e["papers"]), _e(e["first"]), _e(e["latest"]), str(e["introduced"])]
-        for e in used[:TABLE_ROWS]
+         _kind(e), _e(e["type"]), str(e["papers"]), _e(e["first"]), _e(e["latest"]), str(e["introduced"])]
+        for e in _names_then_concepts(used)
     ]
-    out.append(_table(["entity", "type", "papers", "first", "latest", "introduced in"], rows, numeric=(2, 3, 4, 5))
+    out.append(_table(["entity", "kind", "type", "papers", "first", "latest", "introduced in"], rows,
+                      numeric=(3, 4, 5, 6))
                if rows else '<p class="muted">No models, benchmarks or methods recorded.</p>')
     rest = len(facts["entities"]) - len(rows)
     if rest > 0:

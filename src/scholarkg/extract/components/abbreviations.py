@@ -121,6 +121,12 @@ class AbbreviationDetector:
                 long = find_long_form(short, inner)
                 if long is not None and long.start == inner.start:
                     pair = (short, long)
+            if pair is None and close - i - 1 >= 4 and words[close - 2] == "," and is_acronym(words[close - 1]):
+                # "a new framework (Consistent Rank Logits, CORAL)": both forms inside the brackets
+                short = doc[close - 1 : close]
+                long = find_long_form(short, doc[i + 1 : close - 2])
+                if long is not None and long.start == i + 1:
+                    pair = (short, long)
             if pair is not None:
                 found.append(pair)
             i = close + 1

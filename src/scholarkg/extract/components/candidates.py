@@ -16,7 +16,8 @@ from functools import lru_cache
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
-from ..cues import FUNCTION_WORDS, NOT_NAMES
+from ...model import EntityType
+from ..cues import FUNCTION_WORDS, NOT_NAMES, head_type
 from ..doctext import Found, info, set_found
 
 __all__ = ["CandidateFinder", "SPANS_KEY", "is_name_word", "is_name_token", "title_subject"]
@@ -25,6 +26,8 @@ SPANS_KEY = "candidates"
 _HAS_INNER_CAP = re.compile(r".[A-Z]")
 _HAS_DIGIT_AND_LETTER = re.compile(r"(?=.*\d)(?=.*[A-Za-z])")
 _NUMBERISH = re.compile(r"^[\d.,%x×]+[A-Za-z]?$|^\d+(?:\.\d+)?[KkMmBbTt]$|^\d+(st|nd|rd|th|D|d)$")
+_LETTER_NUMBER = re.compile(r"^[A-Z]\d{2,}$")
+_DATA_HEADS = frozenset({EntityType.BENCHMARK, EntityType.DATASET})
 _URLISH = re.compile(r"https?://|www\.|\.(com|org|io|net|ai)\b")
 
 
@@ -58,7 +61,9 @@ def _name_word(text: str, in_title: bool) -> bool:
         return False
     letters = [c for c in text if c.isalpha()]
     if len(letters) < 2:
-        return False  # "A97-1020", "L0": codes, not names
+        # "A97-1020", "L0": codes, not names; a letter and a number ("S669") may name a data set,
+        # and is kept only when the words around it type it
+        return bool(_LETTER_NUMBER.match(text))
     if _HAS_INNER_CAP.search(text):
         return True
     return bool(_HAS_DIGIT_AND_LETTER.match(text)) and text[0].isalpha() and not text[0].islower()
@@ -89,6 +94,16 @@ class CandidateFinder:
         if not Doc.has_extension("title_end"):
             Doc.set_extension("title_end", default=0)
 
+    def _data_name_end(self, words: list[str], end: int, start: int) -> int:
+        """A name runs on over capitalised words up to a data head: "the YouTube Faces dataset",
+        "the Street View House Numbers benchmark" (the head itself stays outside)."""
+        k = end
+        while k < len(words) and k - start < self.max_words and _capitalised(words[k]):
+            k += 1
+        if k > end and k < len(words) and words[k].islower() and head_type(words[k]) in _DATA_HEADS:
+            return k
+        return end
+
     def __call__(self, doc: Doc) -> Doc:
         spans: list[Found] = []
         view = info(doc)
@@ -110,6 +125,7 @@ class CandidateFinder:
                     start -= 1
                 while end < n and end - start < self.max_words and is_name_word(words[end]):
                     end += 1
+                end = self._data_name_end(words, end, start)
             spans.append(Found(start, end, ""))
             i = end
         subject = title_subject(doc, title_end)

@@ -6,10 +6,12 @@ then term phrases kept by the trained classifier. Longer spans win over the span
 used later in the text gets the entity of its definition; a coined name typed once keeps that
 type wherever it appears again.
 
-Writes :class:`EntityRecord` values (read them with :func:`records`) and, for spaCy users,
-``doc.spans["entities"]``: label = type, ``span.id_`` = canonical label, with read-only
-``span._.aliases``, ``confidence``, ``source``, ``parent``, ``derived_from``, ``title_subject``,
-``role`` and ``role_confidence``.
+Writes :class:`EntityRecord` values (read them with :func:`records`). For spaCy users,
+:func:`entity_spans` turns them into ``Span`` objects on request: label = type, ``span.id_`` =
+canonical label, with read-only ``span._.aliases``, ``confidence``, ``source``, ``parent``,
+``derived_from``, ``title_subject``, ``role`` and ``role_confidence``. (Creating a ``Span`` per
+mention for every text costs more than the rest of this component's bookkeeping, and the
+conversion to an ``Extraction`` reads the records, so spans are only made when asked for.)
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from spacy.tokens import Doc, Span
 
 from ...model import EntityType
 from ..doctext import found, info
+from ..context_types import joined_base, keep_untyped, type_from_family, type_from_lists, type_processes_by_purpose, vote_types
 from ..entity_sources import PRIORITY, Candidate, CandidateSources
 from ..gazetteer import load_gazetteer
 from ..concepts import GENERIC_MODIFIERS, STRICT_GENERIC_HEADS
@@ -30,7 +33,7 @@ from ..modelnames import parse_model_name, variant_base
 from .terms import GENERIC_HEADS
 from ..names import canonical_key, is_acronym, singular
 
-__all__ = ["EntityMerger", "EntityRecord", "records", "is_generic", "SPANS_KEY", "EXTENSIONS"]
+__all__ = ["EntityMerger", "EntityRecord", "records", "entity_spans", "is_generic", "SPANS_KEY", "EXTENSIONS"]
 
 SPANS_KEY = "entities"
 RECORDS_KEY = "scholarkg.entities"
@@ -47,7 +50,7 @@ EXTENSIONS = {
 }
 
 _DATA_TYPES = frozenset({EntityType.BENCHMARK, EntityType.DATASET})
-_LIST_JOINS = frozenset({",", "and", "or", "/"})
+_SYSTEM_TYPES = frozenset({EntityType.METHOD, EntityType.MODEL})
 _VARIANT_WORDS = frozenset({"variant", "extension", "generalization", "generalisation", "modification", "version"})
 _VARIANT_TAIL = re.compile(r"^(?P<base>.+?)-(?P<size>\d+(?:\.\d+)?[BMKbmk])$")
 
@@ -100,6 +103,16 @@ def records(doc: Doc) -> list[EntityRecord]:
     return doc.user_data.get(RECORDS_KEY, [])
 
 
+def entity_spans(doc: Doc) -> list[Span]:
+    """The entity mentions of ``doc`` as spaCy spans (label = type, ``id_`` = canonical label),
+    also kept as ``doc.spans["entities"]``."""
+    strings = doc.vocab.strings
+    spans = [Span(doc, r.start, r.end, label=strings.add(r.type.value), span_id=strings.add(r.label))
+             for r in records(doc)]
+    doc.spans[SPANS_KEY] = spans
+    return spans
+
+
 def _getter(name: str):
     def get(span: Span):
         for r in span.doc.user_data.get(RECORDS_KEY, ()):
@@ -114,8 +127,7 @@ class EntityMerger:
     def __init__(self):
         self.gazetteer = load_gazetteer()
         self.sources = CandidateSources(self.gazetteer)
-        self._hashes: dict[str, int] = {}  # names already in the string store
-        # read-only views of the records, for anyone holding a span of doc.spans["entities"]
+        # read-only views of the records, for anyone holding a span from entity_spans()
         for name in EXTENSIONS:
             Span.set_extension(name, getter=_getter(name), force=True)
 
@@ -124,41 +136,41 @@ class EntityMerger:
         cands, defined = self.sources.all(doc)
         view = info(doc)
         title_end = view.title_end
-        cands = [c for c in cands if not (view.idx[c.start] < title_end <= view.idx[c.end - 1])]
         full, idx, words = view.text, view.idx, view.words
+        kept = []
         for c in cands:
-            c.text = full[idx[c.start] : idx[c.end - 1] + len(words[c.end - 1])]
+            first, last = idx[c.start], idx[c.end - 1]
+            if first < title_end <= last:
+                continue  # across the title break
+            c.text = full[first : last + len(words[c.end - 1])]
             c.key = canonical_key(c.text)
-        cands = [c for c in cands if c.key and canonical_key(c.label)]  # "$": no letters or digits, no name
+            if c.key and canonical_key(c.label):  # "$": no letters or digits, no name
+                kept.append(c)
+        cands = kept
         self._apply_definitions(doc, cands, defined)
         self._type_title_subject(doc, cands)
-        self._vote_types(doc, cands)
-        self._type_from_lists(doc, cands)
-        self._type_from_family(cands)
-        self._keep_untyped(cands)
+        vote_types(cands)
+        type_from_lists(doc, cands)
+        type_from_family(cands, self.gazetteer)
+        keep_untyped(doc, cands)
         chosen = self._select(doc, [c for c in cands if c.type is not None])
         chosen += self._other_occurrences(doc, chosen, defined)
+        type_processes_by_purpose(doc, chosen)
         self._mark_title_subject(doc, chosen)
         self._link_variants(doc, chosen)
         chosen.sort(key=lambda c: (c.start, -c.end))
-        text = view.text
         out = []
         for c in chosen:
-            start_char, end_char = view.idx[c.start], view.end_char(c.end - 1)
+            start_char, end_char = idx[c.start], idx[c.end - 1] + len(words[c.end - 1])
+            label = c.label
+            aliases = tuple(a for a in dict.fromkeys(c.aliases) if a != label) if c.aliases else ()
             out.append(EntityRecord(
-                c.start, c.end, start_char, end_char, text[start_char:end_char], c.type, c.label,
-                tuple(a for a in dict.fromkeys(c.aliases) if a != c.label), round(c.confidence, 3), c.source,
+                c.start, c.end, start_char, end_char, full[start_char:end_char], c.type, label,
+                aliases, round(c.confidence, 3), c.source,
                 c.parent, c.derived_from, c.title_subject, bool(c.extra.get("about")),
                 in_title=start_char < title_end,
             ))
         doc.user_data[RECORDS_KEY] = out
-        strings = doc.vocab.strings
-        hashes = self._hashes
-        for r in out:
-            for name in (r.type.value, r.label):
-                if name not in hashes:
-                    hashes[name] = strings.add(name)
-        doc.spans[SPANS_KEY] = [Span(doc, r.start, r.end, label=hashes[r.type.value], span_id=hashes[r.label]) for r in out]
         return doc
 
     @staticmethod
@@ -173,89 +185,6 @@ class EntityMerger:
             if ref is not None:
                 c.type, c.label, c.aliases, c.gazetteer = ref.type, ref.label, ref.aliases, ref.gazetteer
                 c.source, c.confidence = "abbreviation", ref.confidence
-
-    @staticmethod
-    def _vote_types(doc: Doc, cands: list[Candidate]) -> None:
-        """One type per coined name in a text: the best-supported one; untyped uses inherit it."""
-        votes: dict[str, dict[EntityType, float]] = {}
-        for c in cands:
-            if c.type is not None and c.source in {"name", "title"}:
-                key = c.key
-                votes.setdefault(key, {}).setdefault(c.type, 0.0)
-                votes[key][c.type] += c.confidence
-        known: dict[str, Candidate] = {}
-        for c in cands:
-            if c.type is not None and c.source in {"abbreviation", "gazetteer", "model"}:
-                known.setdefault(c.key, c)
-        for c in cands:
-            key = c.key
-            if c.source in {"name", "title"} and key in votes:
-                best = max(sorted(votes[key].items(), key=lambda kv: kv[0].value), key=lambda kv: kv[1])
-                if c.type is None:
-                    c.confidence = max(c.confidence, min(0.8, best[1]) - 0.05)
-                c.type = best[0]
-            if c.type is None and key in known:
-                ref = known[key]
-                c.type, c.label, c.aliases = ref.type, ref.label, ref.aliases
-                c.confidence = max(c.confidence, ref.confidence - 0.05)
-
-    @staticmethod
-    def _type_from_lists(doc: Doc, cands: list[Candidate]) -> None:
-        """A coined name listed with typed names takes their type: "on CUHK03, Market-1501 and
-        DukeMTMC" where one of them is a known dataset; "H2O, SnapKV and GemFilter"."""
-        lower = info(doc).lower
-        names = [c for c in cands if c.source not in {"term", "ner"}]
-        by_end = {c.end: c for c in names if c.type is not None}
-        by_start = {c.start: c for c in names if c.type is not None}
-        for _ in range(2):
-            for c in names:
-                if c.type is not None:
-                    continue
-                before = c.start - 1
-                if before > 0 and lower[before] in {"and", "or"} and lower[before - 1] == ",":
-                    before -= 1
-                after = c.end + (1 if c.end + 1 < len(lower) and lower[c.end] == "," and lower[c.end + 1] in {"and", "or"} else 0)
-                left = by_end.get(before) if before >= 0 and lower[before] in _LIST_JOINS else None
-                right = by_start.get(after + 1) if after < len(lower) and lower[after] in _LIST_JOINS else None
-                ref = left or right
-                if ref is not None:
-                    c.type, c.confidence = ref.type, 0.55
-                    by_end[c.end], by_start[c.start] = c, c
-
-    def _type_from_family(self, cands: list[Candidate]) -> None:
-        """A variant takes the type of its family: "BrowseComp-en" is a benchmark like BrowseComp."""
-        known = {c.key: c.type for c in cands if c.type is not None and c.source not in {"term", "ner"}}
-        for c in cands:
-            if c.type is not None or c.source not in {"name", "title"}:
-                continue
-            got = variant_base(c.text)
-            if got is None:
-                continue
-            key = canonical_key(got[0])
-            entry = self.gazetteer.lookup(got[0])
-            type_ = known.get(key) or (entry.type if entry is not None else None)
-            if type_ is not None:
-                c.type, c.confidence = type_, 0.7
-
-    @staticmethod
-    def _keep_untyped(cands: list[Candidate]) -> None:
-        """A coined name nothing types is still a name: kept as a method, with low confidence.
-
-        Only when it looks coined: not a capitalised English word ("GENERATIVE", "FOR"), not a
-        run of English words longer than a name ("SubmissionAndFormattingInstructions"), and
-        short enough to be one."""
-        from ..lexicon import english_parts, is_english
-
-        for c in cands:
-            if c.type is not None or c.source != "name" or c.end - c.start != 1:
-                continue
-            text = c.text
-            letters = sum(ch.isalpha() for ch in text)
-            if len(text) > 20 or is_english(text.strip("s")) or len(english_parts(text)) >= 3:
-                continue
-            if letters == len(text) and text.isupper() and len(text) <= 2:
-                continue
-            c.type, c.confidence = EntityType.METHOD, 0.35
 
     @staticmethod
     def _other_occurrences(doc: Doc, chosen: list[Candidate], defined: dict[str, Candidate]) -> list[Candidate]:
@@ -348,10 +277,17 @@ class EntityMerger:
                 # a term may contain whole names, but never cut one or sit inside one
                 if any(s < c.start or e > c.end or (s, e) == (c.start, c.end) for s, e in covered):
                     continue
+                names_inside = [taken[s] for s in dict.fromkeys(covered)]
                 inside = set().union(*(range(s, e) for s, e in covered))
                 rest = [lower[i] for i in range(c.start, c.end) if i not in inside]
-                names_inside = [taken[s] for s in dict.fromkeys(covered) if taken[s].label != taken[s].label.lower()]
-                if names_inside and all(w in GENERIC_MODIFIERS or singular(w) in STRICT_GENERIC_HEADS or w in GENERIC_HEADS
+                last = taken.get(covered[-1])
+                if (not rest and last is not None and last.end == c.end and _generic(last.label)
+                        and any(not _generic(n.label) for n in names_inside)):
+                    # a name before a known concept: "AMR parsing" says more than AMR and "parsing"
+                    rest = [lower[i] for i in range(last.start, last.end)]
+                # "named entity recognition systems": a system for a task is a method of its own
+                serves_task = c.type in _SYSTEM_TYPES and any(n.type is EntityType.TASK for n in names_inside)
+                if names_inside and not serves_task and all(w in GENERIC_MODIFIERS or singular(w) in STRICT_GENERIC_HEADS or w in GENERIC_HEADS
                        or not w[:1].isalnum() for w in rest):
                     if len(names_inside) == 1 and names_inside[0].start == c.start:
                         # "the COCO dataset": the name as the text writes it is an alias of the name
@@ -365,7 +301,8 @@ class EntityMerger:
                     c.text = info(doc).text[info(doc).idx[c.start] : info(doc).end_char(c.end - 1)]
                     c.label = c.text if any(ch.isupper() for ch in c.text[1:]) else c.text.lower()
                     c.key = canonical_key(c.text)
-                    if any(o.source in weak and (o.start, o.end) == (c.start, c.end) for o in chosen):
+                    if (c.start, c.end) in taken or any(o.source in weak and (o.start, o.end) == (c.start, c.end)
+                                                        for o in chosen):
                         continue
                 chosen.append(c)
                 continue
@@ -443,6 +380,9 @@ class EntityMerger:
                 entry = self.gazetteer.lookup(tail)
                 if entry is not None and entry.type in (EntityType.METHOD, EntityType.MODEL):
                     return entry.canonical
+        joined = joined_base(c.label, self.gazetteer)
+        if joined is not None and canonical_key(joined[0]) != own:
+            return joined[0]  # "SparseLoRA" -> LoRA
         for name in names:
             # "Entity-aware Group Relative Policy Optimization" ends with a known method
             words = name.split()

@@ -22,6 +22,13 @@ __all__ = ["GazetteerRuler", "SPANS_KEY"]
 SPANS_KEY = "gazetteer"
 
 
+def _written_lower(entry, name: str) -> bool:
+    """A capitalised long form of a method with a short form ("Soft Actor-Critic" / SAC)."""
+    words = name.replace("-", " ").split()
+    return (entry.type is EntityType.METHOD and len(words) >= 2 and all(w[:1].isupper() and w[1:].islower()
+            for w in words) and any(a.isupper() and len(a) >= 2 for a in entry.names))
+
+
 class GazetteerRuler:
     """Phrase matching of every known name; keeps the longest non-overlapping matches."""
 
@@ -36,6 +43,10 @@ class GazetteerRuler:
                 continue
             for name in entry.names:
                 by_key.setdefault((entry.canonical, name == name.lower()), []).append(name)
+                if _written_lower(entry, name):
+                    # "soft actor-critic", "proximal policy optimization": a method's long form is
+                    # written in lower case as often as capitalised
+                    by_key.setdefault((entry.canonical, True), []).append(name.lower())
         types = {e.canonical: e.type.value for e in gaz.entries if e.type is not EntityType.MODEL}
         for (canonical, lower), names in sorted(by_key.items()):
             key = f"{types[canonical]}\x1f{canonical}"

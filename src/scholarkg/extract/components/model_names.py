@@ -22,6 +22,8 @@ from ..modelnames import SUFFIX_RE, parse_model_name
 __all__ = ["ModelNameFinder", "SPANS_KEY"]
 
 SPANS_KEY = "models"
+# A number written after a space that is too large for a version ("Qwen 2.5" is one, "30.4" is not)
+_SCORE_LIKE = re.compile(r"^\d{2,}(?:\.\d+)?$|^\d+\.\d{2,}$")
 
 
 def _trie_pattern(words) -> str:
@@ -76,6 +78,8 @@ class ModelNameFinder:
                 continue
             tail = SUFFIX_RE.match(text, m.end())
             end = tail.end() if tail else m.end()
+            if tail and tail.group("sep1") == " " and _SCORE_LIKE.match(tail.group("version") or ""):
+                end = m.end()  # "StarCoder 30.4" in a results list: a score, not a version
             # back off to the longest prefix that ends on a token boundary
             while end >= m.end() and end not in end_of:
                 end -= 1

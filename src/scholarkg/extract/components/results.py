@@ -10,6 +10,10 @@ metric:
 - ``..., versus 80.9% for MOPD``, ``3.1 dB for X``    "for X" names the model of that value
 - ``X solves 12.5% of the tasks`` on a benchmark named in the sentence
 - ``82.1, 45.3 and 67.0 on A, B and C, respectively`` values paired with benchmarks in order
+- ``HumanEval: A 48.2, B 33.5; MBPP: A 52.0``        a results table written as text: a system
+                                                      before each value, a benchmark heading each part
+- ``On LVIS, X reaches 31.4 ..., and on COCO 47.2``   each value with the benchmark of its clause
+  (:mod:`scholarkg.extract.figures`); TeX values ("$88.9$") read like plain ones
 
 A number is an **improvement** (``change`` set) when the text says it is a change: "up 12.56",
 "+2.3 F1", "improves ... by 2.3", "reduces ... by 70.7%", "1.4 BLEU above the baseline", "70.7%
@@ -17,7 +21,7 @@ fewer steps", "a 26% relative improvement". Its baseline is the system the sente
 with ("over FRONT", "compared to X"), when it names one.
 
 Not figures at all: bounds ("below 1%", "more than 50%"), ranges ("1% to 5%", "12-49%"),
-counts ("38,000 hours", "134 tasks") and statistics about the paper's own analysis (a fit's
+counts ("38,000 hours", "134 tasks", "9 of the 12 tasks"), years and statistics about the paper's own analysis (a fit's
 R², p-values). The model is the "for X" name, else the nearest model or method before the
 value that the paper itself presents, else the paper's introduced model or method.
 ``Doc._.results`` holds :class:`ResultSpan` values; every value is text of the document.
@@ -34,6 +38,7 @@ from spacy.tokens import Doc
 
 from ...model import Change, EntityType, Role
 from ..doctext import info
+from ..figures import DECREASE_AFTER, INCREASE_AFTER, change_of, data_for, segment_data
 from ..names import canonical_key
 from ..numbers import Value, find_values
 from .entities import EntityRecord, is_generic, records
@@ -51,29 +56,7 @@ _COUNT_NOUNS = frozenset(
     trajectories agents tools turns rounds iterations runs seeds million billion thousand k m b
     papers articles hours. months years weeks nodes edges graphs sub""".split()
 )
-# Words after a value that make it a change, with the direction they give.
-_INCREASE_AFTER = frozenset(
-    """improvement improvements gain gains increase increases boost boosts higher more better faster
-    larger greater speedup speed-up above over margin advantage""".split()
-)
-_DECREASE_AFTER = frozenset(
-    """reduction reductions decrease decreases drop drops lower less fewer smaller cheaper shorter
-    saving savings below""".split()
-)
-_BASELINE_WORDS = frozenset({"the", "prior", "previous", "baseline", "baselines", "strongest", "best", "existing",
-                             "its", "their", "state-of-the-art", "sota", "vanilla", "standard"})
 _NEUTRAL_AFTER = frozenset({"relative", "absolute", "point", "points", "pp", "percentage"})
-# Verbs before "by VALUE" that make it a change.
-_INCREASE_VERBS = frozenset(
-    """improve improves improved improving outperform outperforms outperformed outperforming boost
-    boosts boosted boosting increase increases increased increasing raise raises raised raising
-    surpass surpasses surpassed surpassing exceed exceeds exceeded exceeding beat beats enhance
-    enhances enhanced enhancing gain gains gained""".split()
-)
-_DECREASE_VERBS = frozenset(
-    """reduce reduces reduced reducing decrease decreases decreased decreasing cut cuts cutting lower
-    lowers lowered lowering shrink shrinks drop drops dropped""".split()
-)
 _SOLVE_VERBS = frozenset({"solves", "solve", "solved", "solving", "resolves", "resolve", "resolved", "completes",
                           "complete", "completed", "answers", "answered", "passes", "passed"})
 # Statistics about the paper's own analysis, not scores of a system.
@@ -86,6 +69,7 @@ _DATA = {EntityType.BENCHMARK, EntityType.DATASET}
 _SYSTEMS = {EntityType.MODEL, EntityType.METHOD}
 _WEAK = {"term", "ner"}
 _DIGIT = re.compile(r"\d")
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
 _RANGE_DASH = re.compile(r"^\s*(?:-|\u2013|to)\s*\$?\d")
 _RANGE_END = re.compile(r"\d\s*(?:\\?%|percent)?\$?\s*(?:-|\u2013|to)\s*\$?$")
 
@@ -200,19 +184,38 @@ class ResultFinder:
         before_text = view.text[max(sent.c0, sent.c0 + v.start - 12) : sent.c0 + v.start]
         if _RANGE_DASH.match(after_text) or _RANGE_END.search(before_text):
             return None  # "1% to 5%", "12-49%": a range
-        prev = lower[first - 1] if first > s0 else ""
-        prev2 = lower[first - 2] if first - 1 > s0 else ""
-        change = self._change(view, sent, v, first, last, prev, prev2)
+        lo = first  # the value's first token, before any TeX "$" around it ("$88.9$")
+        while lo > s0 and words[lo - 1] == "$":
+            lo -= 1
+        prev = lower[lo - 1] if lo > s0 else ""
+        prev2 = lower[lo - 2] if lo - 1 > s0 else ""
+        change = change_of(view, sent.s0, sent.s1, v, first, last, prev)
         if change is None and (prev in _BOUNDS or prev2 in {"less", "more", "at", "up"}):
             return None
         nxt = lower[last] if last < s1 else None
         if v.unit is None and change is None and nxt is not None and nxt in _COUNT_NOUNS:
             return None
+        if v.unit is None and _YEAR.match(v.text):
+            return None  # "the COCO 2015 challenge", "since 2019": a year
+        if v.unit is None and change is None and nxt == "of" and any(
+                _DIGIT.match(w) for w in words[last + 1 : min(s1, last + 3)]):
+            return None  # "solves 9 of the 12 tasks": a count
         benchmark = metric = model = None
         confidence = 0.0
         # NAME ( value ): a benchmark, metric or system in front, the value in brackets
-        open_i = first - (2 if prev in {"up", "+"} else 1)
+        open_i = lo - (2 if prev in {"up", "+"} else 1)
         front_system = None
+        if lo > s0 and lower[lo - 1] not in {"(", ":", "="}:
+            # a results table written as text: "HumanEval: TinyCoder 48.2, StarCoder 30.4; MBPP: ..."
+            e = _entity_at(ents, lo - 1)
+            if e is not None and e.end == lo and e.type in _SYSTEMS and not _generic(e):
+                front_system = e
+                data = segment_data(view, ents, s0, e.start)
+                if data is not None:
+                    benchmark, confidence = data.label, 0.7
+                    # the measure the table states once: "Results (pass@1): HumanEval: ..."
+                    metric = next((m.label for m in reversed(ents) if m.type is EntityType.METRIC
+                                   and m.end <= data.start and not _is_statistic(m.label)), None)
         if open_i > s0 and words[open_i] == "(":
             e = _entity_at(ents, open_i - 1)
             if e is not None and e.type in _DATA:
@@ -227,6 +230,9 @@ class ResultFinder:
         solved = prev in _SOLVE_VERBS
         while j < s1 and j - last <= 5:
             low = lower[j]
+            if low == "$":
+                j += 1
+                continue
             e = _entity_at(ents, j)
             if e is not None and e.type is EntityType.METRIC and metric is None:
                 metric = e.label
@@ -250,7 +256,7 @@ class ResultFinder:
             word = words[j]
             if not word.isalpha() or low in _METRIC_STOP or word[:1].isupper():
                 break
-            if low in _INCREASE_AFTER or low in _DECREASE_AFTER or low in _NEUTRAL_AFTER:
+            if low in INCREASE_AFTER or low in DECREASE_AFTER or low in _NEUTRAL_AFTER:
                 break
             metric_words.append(word)
             j += 1
@@ -260,7 +266,7 @@ class ResultFinder:
             metric = " ".join(metric_words)
             confidence = max(confidence, 0.6)
         # METRIC [of|=|:|is|reaching|to] value; "BENCH: 82.1"; "the GLUE score to 80.5%"
-        k = first - 1
+        k = lo - 1
         while k > s0 and lower[k] in {"of", "=", ":", "is", "reaching", "reaches", "a", "an", "at", "(", "to", "was", "by"}:
             k -= 1
         if k >= s0 and _is_statistic(words[k]) or (k >= s0 and words[k] in {"p", "R^2", "R\u00b2"}):
@@ -300,58 +306,15 @@ class ResultFinder:
             metric, confidence = previous_metric, 0.6
         if benchmark is None and (metric is not None or model is not None or solved):
             # "On the WMT 2014 English-to-French task, our model ... BLEU score of 41.8"
-            data = self._sentence_data(lower, ents, s0)
-            if len({e.label for e in data}) == 1:
-                benchmark, confidence = data[0].label, min(max(confidence, 0.6), 0.65)
+            data = data_for(lower, ents, s0, first)
+            if data is not None:
+                benchmark, confidence = data.label, min(max(confidence, 0.6), 0.65)
         if benchmark is None and metric is None:
             return None
         if model is None:
             model, _ = self._model_before(ents, s0, first, main)
         return ResultSpan(v.value, v.unit, sent.c0 + v.start, sent.c0 + v.end, sent.c0, sent.c1, model, benchmark,
                           metric, None, round(confidence, 3))
-
-    @staticmethod
-    def _sentence_data(lower: list[str], ents: list[EntityRecord], s0: int) -> list[EntityRecord]:
-        """Benchmarks the sentence evaluates on: after "on"/"in" (or "on the")."""
-        return [e for e in ents if e.type in _DATA and e.start > s0 and (
-            lower[e.start - 1] in {"on", "in"}
-            or (e.start - 1 > s0 and lower[e.start - 1] in {"the", "a"} and lower[e.start - 2] in {"on", "in"}))]
-
-    @staticmethod
-    def _change(view, sent: _Sentence, v: Value, first: int, last: int, prev: str, prev2: str) -> Change | None:
-        """Increase or decrease when the text says the value is a change, else None."""
-        lower = view.lower
-        s0, s1 = sent.s0, sent.s1
-        if prev == "up" or prev == "+" or v.text.startswith("+"):
-            return Change.INCREASE
-        if v.text.startswith(("-", "\u2212")):
-            return Change.DECREASE
-        # "70.7% fewer steps", "1.4 BLEU above the baseline", "a 26% relative improvement"
-        for k in range(last, min(s1, last + 4)):
-            low = lower[k]
-            if low in {"over", "above"}:
-                # "1.4 BLEU above the baseline", "2.1 points over FRONT"; not "58.2% over 10 runs"
-                nxt = view.words[k + 1] if k + 1 < s1 else ""
-                if nxt.lower() in _BASELINE_WORDS or nxt[:1].isupper():
-                    return Change.INCREASE
-                break
-            if low in _INCREASE_AFTER:
-                return Change.INCREASE
-            if low in _DECREASE_AFTER:
-                return Change.DECREASE
-            if low in {"on", "for", "in", ",", ";", "and", "(", ")"}:
-                break
-        # "improves accuracy by 2.3", "reduces the steps on BrowseComp by 70.7%"
-        if prev == "by":
-            k = first - 2
-            while k >= s0 and first - k <= 12:
-                low = lower[k]
-                if low in _INCREASE_VERBS:
-                    return Change.INCREASE
-                if low in _DECREASE_VERBS:
-                    return Change.DECREASE
-                k -= 1
-        return None
 
     def _improvement(self, view, sent: _Sentence, v: Value, first: int, change: Change, model: str | None,
                      benchmark: str | None, metric: str | None, main: EntityRecord | None) -> ResultSpan | None:
@@ -367,9 +330,8 @@ class ResultFinder:
                     baseline = e.label
                     break
         if benchmark is None:
-            data = self._sentence_data(lower, ents, s0)
-            if len({e.label for e in data}) == 1:
-                benchmark = data[0].label
+            data = data_for(lower, ents, s0, first)
+            benchmark = data.label if data is not None else None
         if model is None and baseline is None and benchmark is None and metric is None:
             return None
         unit = v.unit

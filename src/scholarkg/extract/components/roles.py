@@ -15,7 +15,7 @@ Rules over the sentence of each mention:
 - otherwise **mentions**.
 
 Sets ``role`` (a :class:`~scholarkg.model.Role`) and ``role_confidence`` of every entity record
-(readable as ``span._.role`` on ``doc.spans["entities"]``).
+(readable as ``span._.role`` on the spans of ``entity_spans(doc)``).
 A short form takes the role of its definition when that is stronger.
 """
 
@@ -58,6 +58,8 @@ _EVAL = frozenset(
     testing state-of-the-art sota performance outperforms outperform datasets dataset on
     across""".split()
 )
+_TRAINED = frozenset("""trained train training pre-trained pretrained pretraining pre-training fine-tuned
+    finetuned fine-tuning -trained -tuned learned""".split())
 _PRIOR = frozenset({"previous", "prior", "existing", "earlier", "conventional", "traditional", "standard", "popular", "prevailing"})
 _DATA = (EntityType.BENCHMARK, EntityType.DATASET)
 
@@ -95,7 +97,8 @@ def sentence_role(doc: Doc, r: EntityRecord) -> tuple[Role, float]:
         return Role.INTRODUCES, 0.65  # "our planner StepWise", "the proposed method FooNet"
     if not generic and _introduced_after(lower, r.end, sent_end):
         return Role.INTRODUCES, 0.75  # "KiloBench, which we release", "FooNet (ours)"
-    words_before = set(lower[sent_start : r.start])
+    if r.source in {"gazetteer", "model"} and prev in {"a", "an"} and prev2 == ",":
+        return Role.USES, 0.6  # "StabGAT, a graph attention network that ...": what the new thing is
     blocked_intro = False  # a preposition or clause word between the verb and the name
     i = r.start - 1
     steps = 0
@@ -110,7 +113,7 @@ def sentence_role(doc: Doc, r: EntityRecord) -> tuple[Role, float]:
             ):
                 return Role.INTRODUCES, 0.85 if steps <= 5 else 0.7
             blocked_intro = True
-        elif low in _COMPARE or (low == "to" and i > sent_start and lower[i - 1] == "compared"):
+        elif low in _COMPARE or (low in {"to", "with"} and i > sent_start and lower[i - 1] in {"compared", "comparison"}):
             if is_data:
                 return Role.EVALUATES_ON, 0.7
             return Role.COMPARES_WITH, 0.75
@@ -122,17 +125,19 @@ def sentence_role(doc: Doc, r: EntityRecord) -> tuple[Role, float]:
             pass  # "we propose incorporating X", "we propose to use X": the proposal is X
         elif low in _USE:
             if is_data:
-                return (Role.EVALUATES_ON, 0.65) if words_before & _EVAL else (Role.USES, 0.6)
+                return (Role.EVALUATES_ON, 0.65) if _EVAL.intersection(lower[sent_start : r.start]) else (Role.USES, 0.6)
             return Role.USES, 0.65
         elif low in {"on", "across"} and is_data:
+            if i > sent_start and (lower[i - 1] in _TRAINED or (lower[i - 1] in {"the", "a"} and i - 1 > sent_start
+                                                                and lower[i - 2] in _TRAINED)):
+                return Role.USES, 0.7  # "trained on X", "pre-trained on the X corpus": data it learns from
             return Role.EVALUATES_ON, 0.75
         if low in _PREPOSITIONS or (low in {",", "and", "or"} and steps > 3):
             blocked_intro = True
         i -= 1
         steps += 1
     if is_data:
-        after = set(lower[r.end : sent_end])
-        if (words_before | after) & _EVAL:
+        if _EVAL.intersection(lower[sent_start : r.start]) or _EVAL.intersection(lower[r.end : sent_end]):
             return Role.EVALUATES_ON, 0.65
     return Role.MENTIONS, 0.5
 

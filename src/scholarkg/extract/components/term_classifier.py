@@ -15,6 +15,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from ..doctext import Found, found, info, set_found
+from ..context_types import PROCESS_HEADS
 from ..termclassifier import NONE, TermClassifier, span_features
 
 __all__ = ["TermClassifierComponent", "default_path"]
@@ -73,8 +74,10 @@ class TermClassifierComponent:
                     label, prob = next(predictions)
                     if label == NONE:
                         continue
-                    if kind == "terms" and prob < self.retype_above:
-                        # the head noun's type stands unless the classifier is sure of another
+                    if kind == "terms" and (prob < self.retype_above
+                                            or info(doc).lower[span.end - 1] not in PROCESS_HEADS):
+                        # the head noun's type stands unless the head names a process that may be
+                        # a task or a method ("learning", "inference") and the classifier is sure
                         label, prob = span.label, max(prob, 0.5)
                     (terms if kind == "terms" else named).append((span.start, span.end, label, prob))
                 set_found(doc, "terms", [Found(s, e, lab) for s, e, lab, _ in terms])

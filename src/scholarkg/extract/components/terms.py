@@ -21,11 +21,11 @@ from spacy.tokens import Doc
 from ...model import EntityType
 from ..concepts import STRICT_GENERIC_HEADS, concept_key, is_group, is_specific, trim_start
 from ..cues import FUNCTION_WORDS
-from ..doctext import Found, info, set_found
+from ..doctext import ROLES_KEY, Found, info, set_found
 from ..tokenizer import MODIFIER_SUFFIXES
 from ..names import singular
 
-__all__ = ["TermFinder", "SPANS_KEY", "TERM_HEADS", "GENERIC_HEADS"]
+__all__ = ["TermFinder", "SPANS_KEY", "TERM_HEADS", "GENERIC_HEADS", "ROLE_HEADS"]
 
 SPANS_KEY = "terms"
 T, ME, MT, D = EntityType.TASK, EntityType.METHOD, EntityType.METRIC, EntityType.DATASET
@@ -42,7 +42,7 @@ TERM_HEADS: dict[str, EntityType] = {
         coreference segmentation transcription correction simplification paraphrasing
         categorization categorisation spotting counting registration retargeting colorization
         dehazing deraining stylization compression transliteration normalization-task
-        question-answering""".split(), T),
+        question-answering processing vision""".split(), T),
     **dict.fromkeys(
         """network net model algorithm method approach architecture mechanism framework technique
         learning training optimization optimisation embedding encoder decoder autoencoder
@@ -53,11 +53,11 @@ TERM_HEADS: dict[str, EntityType] = {
         pre-training pretraining prompting strategy scheme procedure heuristic objective operator
         unit cell parser tagger generator discriminator detector extractor recognizer solver
         planner search inference initialization initialisation forest process perceptron
-        gan rnn cnn lstm gru vae mlp policy adaptation transfer""".split(), ME),
+        gan rnn cnn lstm gru vae mlp policy adaptation transfer system""".split(), ME),
     **dict.fromkeys(
         """accuracy error precision recall score f1 f-score f-measure auc perplexity iou bleu rouge
         meteor cider measure metric correlation likelihood latency throughput reward rate
-        psnr ssim fid map""".split(), MT),
+        psnr ssim fid map cost complexity speed time""".split(), MT),
     **dict.fromkeys("dataset data-set corpus corpora benchmark treebank database".split(), D),
 }
 # Heads that say nothing alone: "the model", "our approach", "a task".
@@ -68,7 +68,8 @@ GENERIC_HEADS = frozenset(
     database learning training analysis search inference modeling modelling generation
     prediction estimation tuning policy kernel reward adaptation transfer matching ranking
     answering sampling embedding encoder decoder classifier detector generator extractor
-    parser tagger solver planner estimator transformer""".split()
+    parser tagger solver planner estimator transformer system processing vision cost complexity speed
+    time""".split()
 )
 # Words that never start or continue a term.
 STOP_MODIFIERS = frozenset(
@@ -99,8 +100,31 @@ STOP_MODIFIERS = frozenset(
     captures apply applies exploit exploits leverage leverages address addresses tackle tackles
     solve solves handle handles require requires provide provides perform performs outperform
     outperforms consider considers explore explores investigate investigates analyze analyzes
-    analyse analyses evaluated presented denoted termed dubbed""".split()
+    analyse analyses evaluated presented denoted termed dubbed manage manages discover discovers deploy
+    deploys organize organizes organise organises browse alter alters assess assesses verify verifies
+    retrieve retrieves understand understands maximize maximise minimize minimise incorporate
+    integrate employ utilize utilise adopt conduct construct examine examined implement formulate
+    enhance facilitate mitigate alleviate accelerate boost measure quantify identify detect
+    localize localise recognize recognise optimize optimise exploited incorporated integrated
+    utilized utilised conducted constructed implemented formulated""".split()
 )
+# Nouns that say a phrase names a task: "the viewpoint classification task", "the exploration problem"
+ROLE_HEADS = frozenset({"task", "problem", "subtask", "sub-task"})
+# Words before a role noun that make a description rather than a name: "the same task", "a hard problem"
+_ROLE_STOP = frozenset("""hard easy difficult challenging open important main key central core target
+    original auxiliary proxy pretext primary secondary related similar different new given toy real
+    real-world well-known classic classical fundamental general generic learning optimization inverse
+    end research prediction""".split())
+# Nouns that a role noun modifies ("task performance", "task success", "problem setting")
+_AFTER_ROLE_NOUNS = frozenset("""arithmetic success accuracy difficulty distribution specification description
+    instruction instructions decomposition planning vector vectors embedding embeddings structure setting
+    settings space family suite set list pool taxonomy diversity complexity coverage transfer interference
+    allocation assignment id ids type types level reward rewards loss losses head heads prompt prompts
+    data output outputs horizon horizons statement formulation instance instances solving solver
+    solvers""".split())
+_NOUN_ENDING = re.compile(r"^[a-z]{3,}(?:ance|ence|tion|sion|ment|ity|ness|ure)$")
+# Endings of adjectives (and of hyphenated modifiers ending in a particle: "held-out")
+_ADJECTIVE = re.compile(r"(?:ive|al|ous|able|ible|ful|less|ic|ed|ish|ary|-out|-in|-up|-off|-on)$")
 _BREAK_TEXT = frozenset({",", ".", ";", ":", "(", ")", "[", "]", "\"", "'", "/", "?", "!", "%", "=", "+"})
 
 
@@ -125,7 +149,7 @@ _S_NOUNS = frozenset(
 _COMPARATIVES = frozenset(
     """larger smaller deeper wider stronger weaker better worse faster slower longer shorter higher
     lower bigger simpler richer cheaper easier harder newer older greater fewer top-performing
-    best-performing prevailing base""".split()
+    best-performing prevailing base broader narrower lesser""".split()
 )
 # a word right after these is a verb, not a modifier: "we develop X", "to formalize X"
 # Modifiers that leave a generic head generic: "valuable learning", "eight learning methods"
@@ -173,14 +197,37 @@ class TermFinder:
     def __init__(self, max_words: int = 5):
         self.max_words = max_words
 
+    def _left_edge(self, view, i: int, sent_start: int) -> int:
+        """First word of the phrase that ends with the head ``words[i]`` (edge words cut off)."""
+        words, lower = view.words, view.lower
+        start = i
+        while start > sent_start and i - start + 1 < self.max_words:
+            prev = words[start - 1]
+            if view.space[start - 1] or not _modifier_ok(prev):
+                break
+            if start - 2 >= sent_start and (
+                lower[start - 2] in _VERB_CONTEXT
+                or (lower[start - 2].endswith("ly") and lower[start - 2] not in _ADJ_LY)
+            ):
+                break  # "we develop X", "to formalize X", "randomly drop units": a verb
+            start -= 1
+        # a sentence-initial capitalised word is only kept if it is not a common word
+        if start == sent_start and lower[start] in FUNCTION_WORDS:
+            start += 1
+        return trim_start(words, start, i)  # "seven language models" -> "language models"
+
     def __call__(self, doc: Doc) -> Doc:
         spans: list[Found] = []
+        roles: dict[tuple[int, int], int] = {}  # term -> end including a trailing "task" / "problem"
         view = info(doc)
         words, lower = view.words, view.lower
         for i, text in enumerate(words):
             if not text[:1].isalpha() or (text[:1].isupper() and not text.isupper() and not text.istitle()):
                 continue
             head = singular(lower[i]) if not text.isupper() else lower[i]
+            if head in ROLE_HEADS and i > 0:
+                self._role_head(view, i, spans, roles)
+                continue
             type_ = TERM_HEADS.get(head)
             if type_ is None:
                 continue
@@ -188,29 +235,51 @@ class TermFinder:
             # the head ends the phrase: "network architecture" keeps "architecture" as head
             if i + 1 < sent_end and singular(lower[i + 1]) in TERM_HEADS:
                 continue
-            start = i
-            while start > sent_start and i - start + 1 < self.max_words:
-                prev = words[start - 1]
-                if view.space[start - 1] or not _modifier_ok(prev):
-                    break
-                if start - 2 >= sent_start and (
-                    lower[start - 2] in _VERB_CONTEXT
-                    or (lower[start - 2].endswith("ly") and lower[start - 2] not in _ADJ_LY)
-                ):
-                    break  # "we develop X", "to formalize X", "randomly drop units": a verb
-                start -= 1
-            # a sentence-initial capitalised word is only kept if it is not a common word
-            if start == sent_start and lower[start] in FUNCTION_WORDS:
-                start += 1
-            start = trim_start(words, start, i)  # "seven language models" -> "language models"
+            start = self._left_edge(view, i, sent_start)
             generic = head in GENERIC_HEADS or head in STRICT_GENERIC_HEADS
             if head in GENERIC_HEADS and all(lower[k] in _VAGUE for k in range(start, i)):
                 continue  # "the model", "eight learning methods", "valuable learning"
             if not is_specific(words, start, i, generic) or is_group(text, words, start, i):
                 continue  # "a differentiable model", "downstream benchmarks"
+            if start == i and type_ in (T, ME) and not (i + 1 < sent_end and singular(lower[i + 1]) in ROLE_HEADS):
+                continue  # a bare process noun ("optimization", "verification", "editing") names no
+                #           concept on its own; known ones ("summarization") come from the gazetteer
+            if type_ is T and head != lower[i] and not (i + 1 < sent_end and singular(lower[i + 1]) in ROLE_HEADS):
+                continue  # "perfect matchings", "the predicted segmentations": things a task yields
+            if head == "time" and start > sent_start and lower[start - 1] in {"at", "in", "of"}:
+                continue  # "at test time", "in real time", "in linear time": when, not a measure
             spans.append(Found(start, i + 1, type_.value, head in STRICT_GENERIC_HEADS))
         set_found(doc, SPANS_KEY, self._title_only(view, spans))
+        doc.user_data[ROLES_KEY] = roles
         return doc
+
+    def _role_head(self, view, i: int, spans: list[Found], roles: dict[tuple[int, int], int]) -> None:
+        """ "the viewpoint classification task", "the exploration problem": the words before the
+        role noun name a task; the noun itself is how the text writes it (kept as an alias)."""
+        if view.space[i - 1]:
+            return
+        sent_start, sent_end = view.sent_bounds(i)
+        after = view.words[i + 1] if i + 1 < sent_end else ""
+        if after.lower() in _AFTER_ROLE_NOUNS or _NOUN_ENDING.search(after.lower()):
+            return  # "task performance", "task arithmetic": the role noun modifies another noun
+        last = spans[-1] if spans else None
+        if last is not None and last.end == i:
+            if last.label in (T.value, ME.value) and not last.key:
+                spans[-1] = Found(last.start, last.end, T.value, last.key)
+                roles[(last.start, last.end)] = i + 1
+            return
+        before = view.lower[i - 1]
+        if i - 1 < sent_start or not before[:1].isalpha() or _ADJECTIVE.search(before) or before in _COMPARATIVES:
+            return  # "held-out tasks", "knowledge-intensive tasks", "broader tasks": descriptions
+        start = self._left_edge(view, i - 1, sent_start) if _modifier_ok(view.words[i - 1]) else i
+        if start >= i or not is_specific(view.words, start, i, True):
+            return  # "the main task", "a downstream task", "this problem"
+        if start == i - 1 and "-" in before:
+            return  # "sparse-reward tasks", "long-horizon problems": a compound adjective
+        if any(view.lower[k] in _VAGUE or view.lower[k] in _ROLE_STOP for k in range(start, i)):
+            return
+        spans.append(Found(start, i, T.value, False))
+        roles[(start, i)] = i + 1
 
     @staticmethod
     def _title_only(view, spans: list[Found]) -> list[Found]:

@@ -1,0 +1,123 @@
+"""Where a figure's meaning comes from: whether the text calls it a change, and which benchmark
+it belongs to.
+
+- **Changes.** "up 12.56", "+2.3 F1", "70.7% fewer steps", "1.4 BLEU above the baseline",
+  "improves accuracy by 2.3", "reduces the steps by 70.7%": :func:`change_of` says increase or
+  decrease; anything else is an absolute figure.
+- **Benchmarks.** The benchmark a sentence evaluates on follows "on"/"in" ("on the multilingual
+  Common Voice benchmark"); of several in one sentence a figure takes the nearest one before it in
+  its clause (:func:`data_for`); in a results table written as text a benchmark heads its part
+  ("MBPP: A 52.0, B 41.4", :func:`segment_data`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ..model import Change, EntityType
+from .numbers import Value
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .components.entities import EntityRecord
+
+__all__ = ["change_of", "sentence_data", "data_for", "segment_data", "INCREASE_AFTER", "DECREASE_AFTER"]
+
+_DATA = {EntityType.BENCHMARK, EntityType.DATASET}
+_TEX_OPEN = re.compile(r"^\\[a-z]+\{$")  # "\emph{", "\textsc{"
+# Words after a value that make it a change, with the direction they give.
+INCREASE_AFTER = frozenset(
+    """improvement improvements gain gains increase increases boost boosts higher more better faster
+    larger greater longer speedup speed-up above over margin advantage""".split()
+)
+DECREASE_AFTER = frozenset(
+    """reduction reductions decrease decreases drop drops lower less fewer smaller cheaper shorter
+    saving savings below""".split()
+)
+_BASELINE_WORDS = frozenset({"the", "prior", "previous", "baseline", "baselines", "strongest", "best", "existing",
+                             "its", "their", "state-of-the-art", "sota", "vanilla", "standard"})
+# Verbs before "by VALUE" that make it a change.
+_INCREASE_VERBS = frozenset(
+    """improve improves improved improving outperform outperforms outperformed outperforming boost
+    boosts boosted boosting increase increases increased increasing raise raises raised raising
+    surpass surpasses surpassed surpassing exceed exceeds exceeded exceeding beat beats enhance
+    enhances enhanced enhancing gain gains gained""".split()
+)
+_DECREASE_VERBS = frozenset(
+    """reduce reduces reduced reducing decrease decreases decreased decreasing cut cuts cutting lower
+    lowers lowered lowering shrink shrinks drop drops dropped""".split()
+)
+
+
+def change_of(view, s0: int, s1: int, v: Value, first: int, last: int, prev: str) -> Change | None:
+    """Increase or decrease when the text says the value is a change, else None."""
+    lower = view.lower
+    if prev == "up" or prev == "+" or v.text.startswith("+"):
+        return Change.INCREASE
+    if v.text.startswith(("-", "\u2212")):
+        return Change.DECREASE
+    # "70.7% fewer steps", "1.4 BLEU above the baseline", "a 26% relative improvement"
+    for k in range(last, min(s1, last + 4)):
+        low = lower[k]
+        if low in {"over", "above"}:
+            # "1.4 BLEU above the baseline", "2.1 points over FRONT"; not "58.2% over 10 runs"
+            nxt = view.words[k + 1] if k + 1 < s1 else ""
+            if nxt.lower() in _BASELINE_WORDS or nxt[:1].isupper():
+                return Change.INCREASE
+            break
+        if low in INCREASE_AFTER:
+            return Change.INCREASE
+        if low in DECREASE_AFTER:
+            return Change.DECREASE
+        if low in {"on", "for", "in", ",", ";", "and", "(", ")"}:
+            break
+    # "improves accuracy by 2.3", "reduces the steps on BrowseComp by 70.7%"
+    if prev == "by":
+        k = first - 2
+        while k >= s0 and first - k <= 12:
+            low = lower[k]
+            if low in _INCREASE_VERBS:
+                return Change.INCREASE
+            if low in _DECREASE_VERBS:
+                return Change.DECREASE
+            k -= 1
+    return None
+
+
+def sentence_data(lower: list[str], ents: list[EntityRecord], s0: int) -> list[EntityRecord]:
+    """Benchmarks the sentence evaluates on: after "on"/"in", "on the", "on the multilingual"."""
+    out = []
+    for e in ents:
+        if e.type not in _DATA or e.start <= s0:
+            continue
+        k = e.start - 1
+        while k > s0 and e.start - k <= 3 and (
+            lower[k] in {"the", "a"} or _TEX_OPEN.match(lower[k])
+            or (lower[k].isalpha() and lower[k] not in {"on", "in"} and lower[k - 1] in {"the", "a"})
+        ):
+            k -= 1  # "on the multilingual X", "on \emph{X}"
+        if lower[k] in {"on", "in"}:
+            out.append(e)
+    return out
+
+
+def data_for(lower: list[str], ents: list[EntityRecord], s0: int, first: int) -> EntityRecord | None:
+    """The benchmark of the value at ``first``: the one the sentence names, or of several the
+    nearest one before the value in its clause ("On LVIS, X reaches 31.4 ..., and on COCO 47.2")."""
+    data = sentence_data(lower, ents, s0)
+    if len({e.label for e in data}) == 1:
+        return data[0]
+    before = [e for e in data if e.end <= first and ";" not in lower[e.end : first]]
+    return before[-1] if before else None
+
+
+def segment_data(view, ents: list[EntityRecord], s0: int, pos: int) -> EntityRecord | None:
+    """The benchmark heading a part of a results table written as text ("MBPP: A 52.0, B 41.4"):
+    the nearest benchmark before ``pos`` followed by ":" with no ";" in between."""
+    lower = view.lower
+    for e in sorted((e for e in ents if e.type in _DATA and e.end <= pos), key=lambda e: -e.end):
+        if ";" in lower[e.end : pos]:
+            return None
+        if e.end < len(lower) and lower[e.end] == ":":
+            return e
+    return None

@@ -1,0 +1,118 @@
+"""Rules that read more than the words next to a phrase: role nouns ("the X task"), systems for a
+task, bare process nouns, and coined names typed from lists, verb frames and their make-up.
+Every sentence is written for these tests."""
+
+from __future__ import annotations
+
+from extract_support import extract_nlp  # noqa: F401
+
+from scholarkg.extract import extract
+from scholarkg.model import Record
+
+
+def _ex(nlp, abstract, title="A study"):
+    return extract(Record(id="c", title=title, abstract=abstract), nlp)
+
+
+def _by_text(ex):
+    return {m.text: m for m in ex.mentions}
+
+
+def test_a_role_noun_makes_a_task_and_stays_an_alias(extract_nlp):
+    got = _by_text(_ex(extract_nlp, "We study the viewpoint classification task and the exploration problem, "
+                                    "and address regression problems."))
+    task = got["viewpoint classification task"]
+    assert (task.label, task.type.value) == ("viewpoint classification", "Task")
+    assert "viewpoint classification task" in task.aliases
+    assert got["exploration problem"].label == "exploration"
+    assert got["regression problems"].type.value == "Task"
+
+
+def test_role_nouns_that_describe_or_modify_are_not_tasks(extract_nlp):
+    ex = _ex(extract_nlp, "Changing the harness can alter task performance. We use held-out tasks, broader "
+                          "tasks and knowledge-intensive tasks, then the main task and a hard problem. Unlike task "
+                          "arithmetic, it is cheap.")
+    labels = {m.label for m in ex.mentions}
+    assert not labels & {"alter", "held-out", "broader", "knowledge-intensive", "main", "hard"}
+    assert "task arithmetic" in labels
+
+
+def test_a_system_for_a_task_is_a_method_but_a_framework_of_a_method_is_the_method(extract_nlp):
+    got = _by_text(_ex(extract_nlp, "Speech recognition systems rely on lexicons. We wrap "
+                                    "retrieval-augmented generation in a RAG framework."))
+    assert got["Speech recognition systems"].type.value == "Method"
+    assert got["Speech recognition"].type.value == "Task"
+    assert "RAG framework" not in got and got["RAG"].label == "retrieval-augmented generation"
+
+
+def test_bare_process_nouns_are_not_concepts(extract_nlp):
+    ex = _ex(extract_nlp, "The pipeline covers initialization, editing, synthesis and verification, and the "
+                          "optimization stays cheap. Combinatorial optimization and summarization are harder.")
+    labels = {m.label for m in ex.mentions}
+    assert not labels & {"initialization", "editing", "synthesis", "verification", "optimization"}
+    assert {"combinatorial optimization", "summarization"} <= labels
+
+
+def test_a_process_concept_after_for_is_a_task(extract_nlp):
+    got = _by_text(_ex(extract_nlp, "We release a benchmark for semi-supervised learning. The policy is "
+                                    "trained with semi-supervised learning."))
+    types = {m.type.value for m in _ex(extract_nlp, "We release a benchmark for semi-supervised learning.").mentions
+             if m.label == "semi-supervised learning"}
+    assert types == {"Task"}
+    assert got  # both sentences still name it
+
+
+def test_metrics_of_cost_and_time(extract_nlp):
+    got = _by_text(_ex(extract_nlp, "The method cuts the computational cost and the computation time, while "
+                                    "at test time it runs in real time."))
+    assert got["computational cost"].type.value == "Metric" and got["computation time"].type.value == "Metric"
+    assert "test time" not in got and "real time" not in got
+
+
+def test_names_in_a_list_take_the_type_of_its_head_noun(extract_nlp):
+    got = _by_text(_ex(extract_nlp, "We evaluate on standard benchmarks (i.e. Fooset5, Fooset14 and QuxB100) and "
+                                    "on popular segmentation datasets, including ZetaCity, OmegaVOC and Kappa-Context."))
+    for name in ("Fooset5", "Fooset14", "QuxB100", "ZetaCity", "OmegaVOC", "Kappa-Context"):
+        assert got[name].type.value in {"Benchmark", "Dataset"}, name
+
+
+def test_names_typed_by_their_verb_frames(extract_nlp):
+    got = _by_text(_ex(extract_nlp, "The encoder is pre-trained on KoalaText and tested on the ZooQ test set. "
+                                    "ZorbNet outperforms all baselines. FloraSet contains ten thousand images."))
+    assert got["KoalaText"].type.value == "Dataset"
+    assert got["ZooQ"].type.value == "Dataset"
+    assert got["ZorbNet"].type.value in {"Model", "Method"}
+    assert got["FloraSet"].type.value == "Dataset"
+
+
+def test_a_name_built_on_a_known_method_is_derived_from_it(extract_nlp):
+    got = _by_text(_ex(extract_nlp, "We propose SparseLoRA, which adds a penalty to the adapters."))
+    assert got["SparseLoRA"].type.value == "Method"
+    assert got["SparseLoRA"].derived_from == "Low-Rank Adaptation"
+
+
+def test_definitions_inside_one_pair_of_brackets(extract_nlp):
+    ex = _ex(extract_nlp, "We propose a new framework (Consistent Rank Logits, CORAL) for ordinal regression. "
+                          "CORAL is simple.")
+    assert {m.label for m in ex.mentions if m.text == "CORAL"} == {"Consistent Rank Logits"}
+
+
+def test_untyped_capitalised_words_that_are_not_coined_names(extract_nlp):
+    ex = _ex(extract_nlp, "Accepted at ICLR 2026 and presented at EMNLP2025. 1] JaneDoe1] RoeBakerman2] "
+                          "KaiZhou [1] WestfieldUniversity. VAEname = VAE, description = VariationalAutoencoder, "
+                          "first= VAE (VAE). The method runs with 6DoF poses and gains 0.9dB, as Hager1 notes.")
+    texts = {m.text for m in ex.mentions}
+    for junk in ("ICLR", "EMNLP2025", "JaneDoe1", "RoeBakerman2", "KaiZhou", "VAEname", "6DoF", "0.9dB", "Hager1"):
+        assert junk not in texts, junk
+
+
+def test_an_untyped_coined_name_in_prose_is_kept_with_low_confidence(extract_nlp):
+    ex = _ex(extract_nlp, "We describe ZorQuill and show that it helps on small inputs.")
+    zor_quill = [m for m in ex.mentions if m.text == "ZorQuill"]
+    assert zor_quill and zor_quill[0].type.value == "Method" and zor_quill[0].confidence < 0.5
+
+
+def test_a_capitalised_modifier_in_a_title_is_no_coined_name(extract_nlp):
+    ex = extract(Record(id="t", title="Trust Calibration in GNN-Based Recommender Pipelines",
+                        abstract="We study how recommenders built on graph networks decide whom to trust."), extract_nlp)
+    assert "GNN-Based" not in {m.text for m in ex.mentions}
