@@ -161,7 +161,7 @@ def measure(base: str, plan: dict) -> dict:
                 const t0 = performance.now(); window.SkgApp.select(iri);
                 const ready = () => { const p = [...document.querySelectorAll('.panel')];
                   return p.length === 4 && p.every(x => x.dataset.state !== 'loading'); };
-                while (!ready() || window.SkgApp.selected() !== iri) await new Promise(r => setTimeout(r, 5));
+                while (document.getElementById('panels').dataset.node !== iri || !ready()) await new Promise(r => setTimeout(r, 5));
                 return [(performance.now() - t0) / 1000,
                         [...document.querySelectorAll('.panel')].map(p => [p.dataset.panel, p.dataset.state, +p.dataset.ms / 1000])]; }""", iri)
             out["panels"].append(seconds)
@@ -197,8 +197,9 @@ def report(meta: dict, runs: dict) -> str:
               f"busiest authors and entities, the {len(next(iter(runs.values()))['panels'])} busiest authors.", "",
               "Slowest panel of each busy author (name, seconds):", ""]
     for mode, r in runs.items():
-        slow = [max(each, key=lambda x: x[2]) for each in r["panel_each"]]
-        lines.append(f"- {mode}: " + ", ".join(f"{name} {sec:.2f} s" for name, _, sec in slow))
+        slow = [max(each, key=lambda x: (x[1] != "ready", x[2] if x[2] == x[2] else 0)) for each in r["panel_each"]]
+        lines.append(f"- {mode}: " + ", ".join(f"{name} {sec:.2f} s" if state == "ready" else f"{name} {state}"
+                                              for name, state, sec in slow))
     return "\n".join(lines) + "\n"
 
 

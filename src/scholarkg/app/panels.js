@@ -134,6 +134,7 @@
     token.live = false;
     token = { live: true };
     container.replaceChildren();
+    container.dataset.node = n.iri;
     const specs = panelsFor(n);
     if (specs.length) container.append(el("h3", "Panels", "panels-heading"));
     specs.forEach((spec) => panel(container, spec, onPick, token));
