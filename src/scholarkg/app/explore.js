@@ -323,21 +323,9 @@
   const yearTo = byId("year-to");
 
   function checkRow(list, group, value, text, prefix, title) {
-    const li = el("li");
-    const label = el("label");
-    const box = el("input");
-    box.type = "checkbox";
-    box.checked = true;
-    box.value = value;
-    box.addEventListener("change", () => applyFilters({ fit: true }));
-    label.append(box);
-    if (prefix) label.append(prefix);
-    label.append(el("span", text), el("span", "0", "count"));
-    if (title) label.title = title;
-    li.append(label);
-    list.append(li);
-    boxes[group].set(value, box);
+    boxes[group].set(value, D.checkRow(list, value, text, "0", prefix, title, () => applyFilters({ fit: true })));
   }
+
 
   config.kinds.forEach((k) => checkRow(byId("legend"), "kinds", k.kind, k.text, window.SkgGraph.icon(k)));
   [["name", "Names", "proper names: known, coined or defined in the text"], ["concept", "Concepts", "term phrases such as question answering"]]

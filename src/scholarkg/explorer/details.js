@@ -41,6 +41,25 @@
     return li;
   }
 
+  /* A filter's line: a ticked checkbox, an optional icon or line, the text and a count;
+     ``onChange`` is called when it is ticked or cleared. Returns the checkbox. */
+  function checkRow(list, value, text, count, prefix, title, onChange) {
+    const li = el("li");
+    const label = el("label");
+    const box = el("input");
+    box.type = "checkbox";
+    box.checked = true;
+    box.value = value;
+    box.addEventListener("change", onChange);
+    label.append(box);
+    if (prefix) label.append(prefix);
+    label.append(el("span", text), el("span", count, "count"));
+    if (title) label.title = title;
+    li.append(label);
+    list.append(li);
+    return box;
+  }
+
   /* Fill ``box`` with the details of node ``n``:
      n: {name, kind, entity_kind, degree, year, categories, url, arxiv_id, aliases, label,
          evidence, abstract, iri}
@@ -80,5 +99,5 @@
     box.append(el("p", n.iri, "iri"));
   }
 
-  window.SkgDetails = { render, el, link, httpUrl, pickItem };
+  window.SkgDetails = { render, el, link, httpUrl, pickItem, checkRow };
 })();

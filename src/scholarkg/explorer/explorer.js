@@ -143,20 +143,7 @@
   }
 
   function checkRow(list, value, labelText, total, prefix, title) {
-    const li = el("li");
-    const label = el("label");
-    const box = el("input");
-    box.type = "checkbox";
-    box.checked = true;
-    box.value = value;
-    box.addEventListener("change", () => applyFilters({ fit: true }));
-    label.append(box);
-    if (prefix) label.append(prefix);
-    label.append(el("span", labelText), el("span", total, "count"));
-    if (title) label.title = title;
-    li.append(label);
-    list.append(li);
-    return box;
+    return SkgDetails.checkRow(list, value, labelText, total, prefix, title, () => applyFilters({ fit: true }));
   }
 
   data.kinds.forEach((k) => {
