@@ -28,7 +28,6 @@ import json
 import os
 import platform
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -42,12 +41,6 @@ ROOT = HERE.parent
 sys.path[:0] = [str(HERE), str(ROOT / "src")]
 SCHOLARKG = [sys.executable, "-m", "scholarkg.cli"]
 TARGETS = {"search": 0.300, "neighbourhood": 1.0, "panels": 2.0}
-
-
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def build(records: int, store: Path, seed: int) -> dict:
@@ -72,7 +65,9 @@ def statements(store: Path) -> tuple[int, int]:
 
 @contextlib.contextmanager
 def serving(store: Path, *options: str):
-    port = _port()
+    from scholarkg.serve import free_port
+
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     process = subprocess.Popen([*SCHOLARKG, "serve", str(store), "--port", str(port), *options],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -188,10 +188,11 @@ _WHERE = re.compile(r"^(?!\s*#).*?\bWHERE\s*\{", re.M)
 
 
 def sparql_string(value: str) -> str:
-    """``value`` as a SPARQL string literal (quotes, backslashes and line breaks escaped)."""
-    escaped = (value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-               .replace("\r", "\\r").replace("\t", "\\t"))
-    return f'"{escaped}"'
+    """``value`` as a SPARQL string literal: its N-Triples form, which SPARQL reads the same
+    (quotes, backslashes, line breaks and other control characters escaped)."""
+    from .graph.terms import Literal
+
+    return str(Literal(str(value)))
 
 
 def _group_end(text: str, start: int) -> int:

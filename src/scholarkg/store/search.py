@@ -32,6 +32,8 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 
 from ..graph import iri
+from ..graph.terms import DCTERMS, SKG, Literal, node
+from ..graph.vocab import ID_BASE, ONTOLOGY_IRI
 
 __all__ = ["SEARCH_GRAPH", "PREFIX_LETTERS", "fold", "search_key", "prefixes", "bucket", "write_search_index"]
 
@@ -42,8 +44,8 @@ PREFIX_LETTERS = 3
 
 _NOT_WORD = re.compile(r"[^0-9a-z]+")
 
-_SKG = "https://w3id.org/scholarkg/ontology#"
-_ENTRY = "https://w3id.org/scholarkg/id/search/"
+_SKG = ONTOLOGY_IRI + "#"
+_ENTRY = ID_BASE + "search/"
 
 # explorer node type -> the class that makes a node one (entities: their own class)
 _ENTITY_TYPES = ("Benchmark", "Dataset", "Model", "Method", "Task", "Metric")
@@ -91,39 +93,31 @@ def bucket(query: str) -> str | None:
     return words[0][:PREFIX_LETTERS] if words else None
 
 
-def _literal(value: str) -> str:
-    escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
-    return f'"{escaped}"'
-
-
 def _lines(rows: Iterable[tuple[str, str, str]], ranks: Counter) -> Iterator[str]:
-    graph = f"<{SEARCH_GRAPH}>"
+    graph = str(node(SEARCH_GRAPH))
     seen_nodes: set[str] = set()
-    for node, kind, text in rows:
+    for found, kind, text in rows:
         key = search_key(text)
         if key == " ":
             continue
-        subject = f"<{_ENTRY}{hashlib.sha1(node.encode('utf-8')).hexdigest()[:20]}>"
-        yield f"{subject} <{_SKG}searchKey> {_literal(key)} {graph} ."
+        subject = node(_ENTRY + hashlib.sha1(found.encode("utf-8")).hexdigest()[:20])
+        yield f"{subject} {SKG.searchKey} {Literal(key)} {graph} ."
         for prefix in sorted(prefixes(text)):
-            yield f"{subject} <{_SKG}searchPrefix> {_literal(prefix)} {graph} ."
-        if node not in seen_nodes:
-            seen_nodes.add(node)
-            yield f"{subject} <{_SKG}searchFor> <{node}> {graph} ."
-            yield f"{subject} <{_SKG}searchType> {_literal(kind)} {graph} ."
-            rank = f'"{ranks.get(node, 0)}"^^<http://www.w3.org/2001/XMLSchema#integer>'
-            yield f"{subject} <{_SKG}searchRank> {rank} {graph} ."
+            yield f"{subject} {SKG.searchPrefix} {Literal(prefix)} {graph} ."
+        if found not in seen_nodes:
+            seen_nodes.add(found)
+            yield f"{subject} {SKG.searchFor} {node(found)} {graph} ."
+            yield f"{subject} {SKG.searchType} {Literal(kind)} {graph} ."
+            yield f"{subject} {SKG.searchRank} {Literal(ranks.get(found, 0))} {graph} ."
 
 
 def _ranks(ox) -> Counter:
     """Papers per author and per category, and each entity's paper count."""
-    import pyoxigraph as ox_
-
     ranks: Counter = Counter()
-    for predicate in ("http://purl.org/dc/terms/creator", "http://purl.org/dc/terms/subject"):
-        for quad in ox.quads_for_pattern(None, ox_.NamedNode(predicate), None, None):
+    for predicate in (DCTERMS.creator, DCTERMS.subject):
+        for quad in ox.quads_for_pattern(None, predicate, None, None):
             ranks[quad.object.value] += 1
-    for quad in ox.quads_for_pattern(None, ox_.NamedNode(_SKG + "paperCount"), None, None):
+    for quad in ox.quads_for_pattern(None, SKG.paperCount, None, None):
         ranks[quad.subject.value] = int(quad.object.value)
     return ranks
 
@@ -133,8 +127,7 @@ def write_search_index(ox) -> int:
     the number of nodes indexed."""
     import pyoxigraph as ox_
 
-    graph = ox_.NamedNode(SEARCH_GRAPH)
-    ox.remove_graph(graph)
+    ox.remove_graph(node(SEARCH_GRAPH))
     ranks = _ranks(ox)
     rows = sorted({(s["node"].value, s["type"].value, s["text"].value)
                    for s in ox.query(_TEXTS, use_default_graph_as_union=True)})
