@@ -176,11 +176,20 @@ def _sort_key(term):
 
 def order_rows(names: list[str], rows: list[tuple], keys: list[tuple[str, bool]]) -> list[tuple]:
     """``rows`` in the order of ``keys`` (variable, descending); ties in the order of their values."""
-    out = sorted(rows, key=lambda row: tuple(_sort_key(v) for v in row))
+    made: dict = {}
+
+    def key(term):  # each distinct term's key made once: answers repeat their terms
+        try:
+            return made[term]
+        except KeyError:
+            value = made[term] = _sort_key(term)
+            return value
+
+    out = sorted(rows, key=lambda row: tuple(map(key, row)))
     for name, descending in reversed(keys):
         if name in names:
             i = names.index(name)
-            out.sort(key=lambda row: _sort_key(row[i]), reverse=descending)
+            out.sort(key=lambda row: key(row[i]), reverse=descending)
     return out
 
 

@@ -18,6 +18,7 @@ from rdflib import Graph
 from ..errors import QueryError, StoreError, UsageError
 from ..sparql import QueryResult, check_query
 from .disk import GraphStore
+from ..graph.terms import rdflib_converter
 from .terms import to_rdflib
 
 __all__ = [
@@ -95,12 +96,13 @@ def _collect(answer, max_rows: int, hidden: tuple[str, ...]) -> QueryResult:
     if isinstance(answer, ox.QuerySolutions):
         names = [v.value for v in answer.variables]
         width = range(len(names))
+        convert = rdflib_converter()
         rows = []
         for solution in answer:
             if len(rows) >= max_rows:
                 log.warning("the result was cut at %d rows (see --max-rows)", max_rows)
                 break
-            rows.append(tuple(to_rdflib(solution[i]) for i in width))
+            rows.append(tuple(convert(solution[i]) for i in width))
         return QueryResult("SELECT", names, rows, hidden=hidden)
     from ..graph.builder import new_graph
 
