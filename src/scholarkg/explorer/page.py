@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 from collections import defaultdict
+from collections.abc import Iterable
 
 import networkx as nx
 
@@ -83,6 +84,7 @@ RELATION_TEXT: dict[str, tuple[str, str]] = {
     "codeRepository": ("Code", "Code of"),
     "projectPage": ("Project page", "Project page of"),
 }
+_RELATION_ORDER = {rel: i for i, rel in enumerate(RELATION_TEXT)}
 
 PHYSICS_MAX_NODES = 400  # above this the positions from Python are final (physics off)
 EDGE_LABEL_MAX = 400  # above this many links, links are told apart by colour only
@@ -166,8 +168,22 @@ def _name(graph: nx.MultiDiGraph, node: str) -> str:
     return _result_name(graph, node) if attrs["kind"] in ("Result", "Improvement") else attrs.get("title") or attrs.get("label", node)
 
 
-def _namer(full: nx.MultiDiGraph):
-    """:func:`_name`, remembered (hubs list the same neighbours again and again)."""
+class _Order(dict):
+    """The order of a node among related ones, made on first use: nodes on the page first,
+    then by name (case-folded) and IRI."""
+
+    def __init__(self, name, index: dict[str, int]):
+        super().__init__()
+        self.name, self.index = name, index
+
+    def __missing__(self, node: str) -> tuple:
+        key = self[node] = (node not in self.index, self.name(node).casefold(), node)
+        return key
+
+
+def _namer(full: nx.MultiDiGraph, index: dict[str, int]):
+    """:func:`_name`, remembered (hubs list the same neighbours again and again), with
+    ``name.order``, the :class:`_Order` of nodes among related ones."""
     cache: dict[str, str] = {}
 
     def name(node: str) -> str:
@@ -175,28 +191,36 @@ def _namer(full: nx.MultiDiGraph):
             cache[node] = _name(full, node)
         return cache[node]
 
+    name.order = _Order(name, index)
     return name
 
 
-def _related(full: nx.MultiDiGraph, node: str, index: dict[str, int], name) -> list[list]:
+def _links(full: nx.MultiDiGraph, nodes: Iterable[str]) -> dict[str, list[tuple[int, str, str]]]:
+    """For each of ``nodes``, its links in ``full`` as (side, relation, other): side 0 for
+    links from it, 1 for links to it, from one pass over the edges."""
+    out: dict[str, list] = {node: [] for node in nodes}
+    for u, v, rel in full.edges(data="relation"):
+        if u in out:
+            out[u].append((0, rel, v))
+        if v in out:
+            out[v].append((1, rel, u))
+    return out
+
+
+def _related(links: list[tuple[int, str, str]], index: dict[str, int], name) -> list[list]:
     """[[heading, items, more], ...]: an item is a page node's index, or the name of a node not on the page."""
     groups: dict[tuple[int, str], set[str]] = defaultdict(set)
-    order = {rel: i for i, rel in enumerate(RELATION_TEXT)}
-    # The adjacency dicts directly: networkx's edge views cost more than the rest together.
-    for side, adjacency in ((0, full.succ[node]), (1, full.pred[node])):
-        for other, links in adjacency.items():
-            for key, attrs in links.items():
-                rel = attrs.get("relation", key)
-                groups[(2 * order.get(rel, 99) + side, RELATION_TEXT.get(rel, (rel, rel))[side])].add(other)
+    for side, rel, other in links:
+        groups[(2 * _RELATION_ORDER.get(rel, 99) + side, RELATION_TEXT.get(rel, (rel, rel))[side])].add(other)
     out = []
     for (_, heading), others in sorted(groups.items()):
-        ranked = sorted(others, key=lambda n: (n not in index, name(n).casefold(), n))
+        ranked = sorted(others, key=name.order.__getitem__)
         items = [index[n] if n in index else name(n) for n in ranked[:RELATED_MAX]]
         out.append([heading, items, max(0, len(ranked) - RELATED_MAX)])
     return out
 
 
-def _node_record(full: nx.MultiDiGraph, node: str, index: dict[str, int], pos, degree: int, name) -> dict:
+def _node_record(full: nx.MultiDiGraph, node: str, index: dict[str, int], pos, degree: int, name, links) -> dict:
     attrs = full.nodes[node]
     kind = attrs["kind"]
     label = attrs.get("label", node)
@@ -213,7 +237,7 @@ def _node_record(full: nx.MultiDiGraph, node: str, index: dict[str, int], pos, d
         "y": pos[1],
         "size": round(min(50.0, 7 + 3 * math.sqrt(degree)), 1),
         "degree": degree,
-        "related": _related(full, node, index, name),
+        "related": _related(links, index, name),
     }
     for key in ("abstract", "evidence", "unit", "value", "arxiv_id", "entity_kind"):
         if attrs.get(key):
@@ -281,8 +305,9 @@ def page_data(full: nx.MultiDiGraph, view: View, *, hint: str) -> dict:
     positions = layout_positions(graph)
     degree = dict(full.degree())
     net = Network(directed=True, cdn_resources="in_line")
-    name = _namer(full)
-    net.nodes = [_node_record(full, node, index, positions[node], degree.get(node, 0), name) for node in nodes]
+    name = _namer(full, index)
+    links = _links(full, nodes)
+    net.nodes = [_node_record(full, node, index, positions[node], degree.get(node, 0), name, links[node]) for node in nodes]
     # the order labels are placed in: tier, then kind within the tier, then most links first
     ranked = sorted(net.nodes, key=lambda n: (n["tier"], n.pop("order"), -n["degree"], n["id"]))
     for rank, record in enumerate(ranked):

@@ -90,7 +90,14 @@ def find_node(graph: nx.MultiDiGraph, name: str) -> str:
 
 
 def _copy(graph: nx.MultiDiGraph, nodes: Iterable[str]) -> nx.MultiDiGraph:
-    return graph.subgraph(nodes).copy()
+    """The subgraph on ``nodes`` (in the order given) as a new graph: networkx's
+    ``subgraph(nodes).copy()`` without its filtered views, which cost several times more."""
+    out = nx.MultiDiGraph()
+    out.add_nodes_from((n, graph.nodes[n]) for n in nodes if n in graph)
+    keep = out.succ
+    out.add_edges_from((u, v, key, attrs) for u in keep for v, links in graph.succ[u].items() if v in keep
+                       for key, attrs in links.items())
+    return out
 
 
 def neighbourhood(graph: nx.MultiDiGraph, node: str, depth: int = 1) -> nx.MultiDiGraph:
