@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip --disable-pip-version-check
 
-.PHONY: install install-test demo test test-fast system-deps bench bench-store bench-store-full bench-serve bench-app bench-jsonld eval model taxonomy clean fuzz
+.PHONY: install install-test demo test test-fast system-deps bench bench-store bench-peak bench-store-full bench-serve bench-app bench-jsonld eval model taxonomy clean fuzz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +61,10 @@ fuzz: install-test system-deps
 ## built with the project's extractor; writes bench/results/targets.md
 bench-store: install-test
 	$(BIN)/python bench/bench_targets.py --records 2800 --rdflib-timeout 20
+
+## Peak memory of both builds at 100,000 records (about an hour here); writes bench/results/peak.md
+bench-peak: install-test
+	$(BIN)/python bench/bench_targets.py --peak-only --records 100000
 
 ## The longer store benchmark (about two hours here): builds up to 100,000 records, Dask; writes bench/results/store.md
 bench-store-full: install-test
