@@ -3,6 +3,7 @@ relinking, recovery from interruption, locking, and guarded queries on Oxigraph.
 
 from __future__ import annotations
 
+import shutil
 import time
 
 import pytest
@@ -121,6 +122,37 @@ def test_a_changed_record_replaces_its_statements_and_shared_entities_survive(tm
     assert (None, None, iri.author("Grace Hopper")) not in got
     agent = iri.extractor("test-extractor-1")  # the extractor that made the extractions is described
     assert (agent, SDO.softwareVersion, Literal("test-extractor-1")) in got
+
+
+def _entry(title: str, **extra) -> dict:
+    return {"id": "lovelace-1843", "title": title, "abstract": "We train with GRPO on MMLU.", "year": 1843,
+            "authors": ["Ada Lovelace"], **extra}
+
+
+def test_a_record_whose_identity_changes_replaces_its_old_self_and_other_files_keep_theirs(tmp_path):
+    # Without an arXiv id or DOI a paper is known by its title: fixing a typo in it gives the
+    # paper a new identity, and the record (same file, same id) replaces its old self; giving
+    # it a DOI does the same again.
+    store, fresh = tmp_path / "s", tmp_path / "fresh"
+    mine = write_jsonl(tmp_path / "mine.jsonl", [_entry("Notes on the Analytical Engnie")])
+    other = write_jsonl(tmp_path / "other.jsonl", [_entry("Sketch of the Analytical Engine")])  # same id, another file
+    build_store([mine, other], store, extractor=extract)
+    for fixed in (_entry("Notes on the Analytical Engine"), _entry("Notes on the Analytical Engine", doi="10.1000/ae")):
+        write_jsonl(mine, [fixed])
+        report = build_store([mine, other], store, extractor=extract)
+        assert (report.added, report.unchanged, report.replaced) == (1, 1, 1)
+        shutil.rmtree(fresh, ignore_errors=True)
+        build_store([mine, other], fresh, extractor=extract)
+        assert quads(store) == quads(fresh)
+    with GraphStore(store) as opened:
+        titles = {str(row[0]) for row in run_store_query(
+            opened, "PREFIX dcterms: <http://purl.org/dc/terms/> SELECT ?t WHERE { ?p dcterms:title ?t }").rows}
+    assert titles == {"Notes on the Analytical Engine", "Sketch of the Analytical Engine"}
+    # The other file's record with the same id is another paper: given alone, it leaves the
+    # first file's record where it is.
+    alone = build_store([other], store, extractor=extract)
+    assert (alone.unchanged, alone.replaced) == (1, 0)
+    assert quads(store) == quads(fresh)
 
 
 def test_a_new_long_form_relinks_records_that_only_had_the_acronym(tmp_path, monkeypatch):

@@ -119,9 +119,9 @@ def test_folder_and_store_builds_hold_the_same_graph(tmp_path, seed_path, cli, c
     assert sorted(nt_lines) == sorted(line.rsplit(" ", 2)[0] + " ." for line in on_disk)
 
 
-# The "paper" correction pins a DOI, which changes the paper's identity (its IRI is minted from
-# the DOI once there is one): a store keeps the record under its old key as well, since a store
-# build never removes records. Everything else a curation file does comes and goes.
+# The "paper" correction pins a DOI, which changes the paper's identity (the profile's papers have
+# no arXiv id, so the IRI is minted from the DOI once there is one): the store replaces the
+# record kept under its old key, and takes it back when the correction goes.
 SAME_IDENTITY = CURATION.replace("""[[correction]]
 action = "paper"
 paper = "Agents' Last Exam"
@@ -129,11 +129,7 @@ doi = "10.1000/ale"
 """, "")
 
 
-@pytest.mark.parametrize("corrections", [
-    SAME_IDENTITY,
-    pytest.param(CURATION, marks=pytest.mark.xfail(strict=True, reason="a store build does not remove the record "
-                                                   "a correction gave a new identity (a DOI) under its old key")),
-], ids=["same-identity", "new-doi"])
+@pytest.mark.parametrize("corrections", [SAME_IDENTITY, CURATION], ids=["same-identity", "new-doi"])
 def test_curation_changes_reach_a_store_and_leave_it_when_removed(tmp_path, seed_path, cli, corrections):
     seed = _inputs(tmp_path, seed_path, curation=True, enrichment=False)
     curation = seed.with_name("papers.curation.toml")

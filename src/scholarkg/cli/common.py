@@ -136,7 +136,8 @@ def echo_store_report(report, store: Path) -> None:
 
     click.echo(f"store       {store}")
     click.echo(f"records     {report.added} added, {report.updated} updated, {report.unchanged} unchanged"
-               + (f", {report.relinked} others relinked" if report.relinked else ""))
+               + (f", {report.relinked} others relinked" if report.relinked else "")
+               + (f", {report.replaced} replaced under a new identity" if report.replaced else ""))
     with GraphStore(store) as opened:
         summary = store_summary(opened)
     summary["problems"] = len(report.problems.items)

@@ -41,7 +41,7 @@ from ..graph import iri
 from ..model import Record
 from .disk import GraphStore
 from .emit import Curated, emit_batch, labels_of, source_digest
-from .manifest import unpack
+from .manifest import origin_of, unpack
 
 __all__ = ["BuildReport", "LocalMapper", "build_store", "run_stages", "curator_for"]
 
@@ -60,6 +60,7 @@ class BuildReport:
     updated: int = 0  # records whose statements changed
     unchanged: int = 0  # records given again with the same statements
     relinked: int = 0  # other records rewritten because linking or curation changed them
+    replaced: int = 0  # stored records removed: records read now have them under another identity
     entities: int = 0  # entity descriptions written or rewritten
     seconds: float = 0.0
     problems: Problems = field(default_factory=Problems)
@@ -196,6 +197,7 @@ class _Builder:
         self.curator = curator
         self.problems = problems
         self.seen: set[str] = set()  # keys of the records read in this build
+        self.origins: list[tuple[str, str]] = []  # (origin, key) of the records read in this build
         self.written: set[str] = set()  # keys of the records whose statements were rewritten
         self.report = BuildReport(target.path)
 
@@ -214,6 +216,7 @@ class _Builder:
         self.resumed = self.m.get_meta("unfinished") == "1"
         self.m.set_meta("unfinished", "1")
         self._timed("read and extract", self._extract, records)
+        self._timed("read and extract", self._drop_superseded)
         linker = self._timed("link", self._link)
         outcome = self._timed("curate", self._curate, linker)
         self._timed("emit and write", self._emit, outcome.linker if outcome is not None else linker, outcome)
@@ -239,6 +242,7 @@ class _Builder:
                 seen += 1
                 key = iri.record_key(record)
                 self.seen.add(key)
+                self.origins.append((origin_of(record), key))
                 source = source_digest(record, self.version)
                 known = self.m.known(key)
                 if known and known[1] == source and known[2] is not None:
@@ -267,6 +271,25 @@ class _Builder:
             done += len(batch)
         self.progress("extracting", done, done)
         log.info("read %d records, %d new or changed", seen, done)
+
+    def _drop_superseded(self) -> None:
+        """Remove the stored records that records read now replace under a new key (a correction
+        or an enrichment gave the paper another identity, or no longer does). First their
+        statements digest is cleared, so that a build stopped half-way rewrites them if they
+        are still wanted, then their graph goes, then what the manifest kept about them."""
+        gone = self.m.superseded(self.origins)
+        self.origins = []
+        if not gone:
+            return
+        with self.m.transaction() as db:
+            db.executemany("UPDATE records SET digest = NULL WHERE key = ?", ((k,) for k in gone))
+        for key in gone:
+            graph = _node(iri.record_graph(key))
+            if self.ox.contains_named_graph(graph):
+                self.ox.remove_graph(graph)
+        self.m.forget(gone)
+        self.report.replaced += len(gone)
+        log.info("%d stored records replaced under a new identity: %s", len(gone), ", ".join(gone[:5]))
 
     # link -------------------------------------------------------------------------------------
 

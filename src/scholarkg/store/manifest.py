@@ -36,7 +36,7 @@ from pathlib import Path
 
 from ..errors import StoreError
 
-__all__ = ["Manifest", "RecordSpool", "pack", "unpack", "pack_text", "unpack_text"]
+__all__ = ["Manifest", "RecordSpool", "origin_of", "pack", "unpack", "pack_text", "unpack_text"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
@@ -60,6 +60,8 @@ CREATE TABLE IF NOT EXISTS authors (subject TEXT PRIMARY KEY, papers INTEGER NOT
 CREATE TABLE IF NOT EXISTS curations (subject TEXT PRIMARY KEY, digest TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS blocks (graph TEXT NOT NULL, unit TEXT NOT NULL, text BLOB NOT NULL, PRIMARY KEY (graph, unit)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS record_origins (key TEXT PRIMARY KEY, origin TEXT NOT NULL) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS record_origins_by_origin ON record_origins (origin);
 CREATE TEMP TABLE IF NOT EXISTS staged (
     key TEXT PRIMARY KEY, seq INTEGER NOT NULL, source TEXT NOT NULL, record BLOB NOT NULL, extraction BLOB NOT NULL);
 """
@@ -75,6 +77,12 @@ def pack_text(text: bytes) -> bytes:
 
 def unpack_text(data: bytes) -> bytes:
     return zlib.decompress(data)
+
+
+def origin_of(record) -> str:
+    """Which input record ``record`` is: its file (resolved) and the id the reader gave it (the
+    input's own id, or the key of the record as read, before corrections or enrichment)."""
+    return f"{Path(record.source.path).resolve()}\x1f{record.id}" if record.source else f"\x1f{record.id}"
 
 
 def unpack(data: bytes):
@@ -191,6 +199,45 @@ class Manifest:
                 "INSERT OR REPLACE INTO staged VALUES (?, ?, ?, ?, ?)",
                 ((k, seq, src, pack(r), pack(e)) for k, seq, src, r, e in rows),
             )
+
+    # identities that change ----------------------------------------------------------------
+
+    def superseded(self, read: Iterable[tuple[str, str]]) -> list[str]:
+        """Stored records that records of this build replace under another key: ``read`` holds
+        (origin, key) of every record read (:func:`origin_of`); a stored record with one of those
+        origins, under a key no record read has, is the same input record before a correction or
+        an enrichment changed its identity (or after one was taken back)."""
+        db = self.db
+        self._backfill_origins()
+        with self.transaction():
+            db.execute("CREATE TEMP TABLE IF NOT EXISTS read_origins (origin TEXT NOT NULL, key TEXT NOT NULL)")
+            db.execute("DELETE FROM temp.read_origins")
+            db.executemany("INSERT INTO temp.read_origins VALUES (?, ?)", read)
+            db.execute("INSERT OR REPLACE INTO record_origins SELECT key, origin FROM temp.read_origins")
+        gone = [k for (k,) in db.execute(
+            "SELECT DISTINCT o.key FROM record_origins o JOIN temp.read_origins r USING (origin) "
+            "WHERE o.key NOT IN (SELECT key FROM temp.read_origins) ORDER BY o.key")]
+        db.execute("DROP TABLE temp.read_origins")
+        return gone
+
+    def _backfill_origins(self) -> None:
+        """Origins of the records of a store built before they were kept (once)."""
+        if self.get_meta("origins") == "1":
+            return
+        with self.transaction():
+            self.db.executemany("INSERT OR IGNORE INTO record_origins VALUES (?, ?)", (
+                (key, origin_of(unpack(record))) for key, record in self.db.execute("SELECT key, record FROM records").fetchall()))
+            self.set_meta("origins", "1")
+
+    def forget(self, keys: list[str]) -> None:
+        """Remove stored records and everything kept about them (their graph is removed by the caller)."""
+        from ..graph import iri
+
+        with self.transaction():
+            for key in keys:
+                for table in ("records", "record_labels", "record_entities", "record_shared", "record_authors", "record_origins"):
+                    self.db.execute(f"DELETE FROM {table} WHERE key = ?", (key,))
+                self.db.execute("DELETE FROM blocks WHERE graph = ? AND unit = ''", (str(iri.record_graph(key)),))
 
     def linking_order(self) -> Iterator[bytes]:
         """Every extraction the linker must see, staged ones replacing stored ones, by ``seq``."""
