@@ -49,6 +49,7 @@ log = logging.getLogger(__name__)
 
 Progress = Callable[[str, int, "int | None"], None]
 _BULK_LOAD_BYTES = 4 << 20  # below this a transactional load; above, Oxigraph's bulk loader
+BATCH_SIZE = 500  # records emitted and loaded together: a batch's statements are held at once
 
 
 @dataclass
@@ -111,7 +112,7 @@ def build_store(
     mapper=None,
     extractor=None,
     extractor_version: str | None = None,
-    batch_size: int = 2000,
+    batch_size: int = BATCH_SIZE,
     progress: Progress | None = None,
     curation: str | Path | None = None,
     enrichment: str | Path | None = None,
@@ -150,7 +151,7 @@ def run_stages(
     mapper=None,
     extractor=None,
     extractor_version: str | None = None,
-    batch_size: int = 2000,
+    batch_size: int = BATCH_SIZE,
     progress: Progress | None = None,
     curation: str | Path | None = None,
     enrichment: str | Path | None = None,
