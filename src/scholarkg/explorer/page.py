@@ -112,14 +112,14 @@ _TIER1_KINDS = {"Benchmark", "Dataset", "Model", "Category"}
 _KIND_RANK = {"Author": 0, "Paper": 2}  # introduced entities rank 1, between them
 
 
-def _tier(full: nx.MultiDiGraph, node: str, kind: str) -> tuple[int, int]:
-    """(tier, order within the tier) of a node's label."""
-    if kind == "Paper" and _named_after_what_it_introduces(full, node):
+def _tier(full: nx.MultiDiGraph, node: str, kind: str, links: list[tuple[int, str, str]]) -> tuple[int, int]:
+    """(tier, order within the tier) of a node's label (``links`` as :func:`_links` gives them)."""
+    if kind == "Paper" and _named_after_what_it_introduces(full, node, links):
         return 1, 1  # "HarnessDev: ..." beside the benchmark HarnessDev: one name drawn is enough at first
     if kind in _KIND_RANK:
         return 0, _KIND_RANK[kind]
     concept = full.nodes[node].get("entity_kind") == "concept"
-    roles = {attrs.get("relation") for _, _, attrs in full.in_edges(node, data=True)}
+    roles = {rel for side, rel, _ in links if side == 1}
     if "introduces" in roles:
         return 0, 1
     if kind == "Category" or (kind in _TIER1_KINDS and not concept and roles & {"evaluatesOn", "uses", "comparesWith"}):
@@ -127,10 +127,10 @@ def _tier(full: nx.MultiDiGraph, node: str, kind: str) -> tuple[int, int]:
     return 2, 1 if concept else 0
 
 
-def _named_after_what_it_introduces(full: nx.MultiDiGraph, paper: str) -> bool:
+def _named_after_what_it_introduces(full: nx.MultiDiGraph, paper: str, links: list[tuple[int, str, str]]) -> bool:
     short = _short_title(full.nodes[paper].get("label", "")).casefold()
-    return any(attrs.get("relation") == "introduces" and full.nodes[other].get("label", "").casefold() == short
-               for _, other, attrs in full.out_edges(paper, data=True))
+    return any(side == 0 and rel == "introduces" and full.nodes[other].get("label", "").casefold() == short
+               for side, rel, other in links)
 
 
 def _unique_aliases(aliases: list[str], label: str) -> list[str]:
@@ -224,7 +224,7 @@ def _node_record(full: nx.MultiDiGraph, node: str, index: dict[str, int], pos, d
     attrs = full.nodes[node]
     kind = attrs["kind"]
     label = attrs.get("label", node)
-    tier, within = _tier(full, node, kind)
+    tier, within = _tier(full, node, kind, links)
     record = {
         "id": index[node],
         "kind": kind,
