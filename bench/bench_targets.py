@@ -235,7 +235,7 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--results", type=Path, default=HERE / "results")
     parser.add_argument("--name", default=None, help="report name (default targets, or peak with --peak-only)")
     parser.add_argument("--peak-only", action="store_true", help="only the two builds, once each: peak memory")
-    parser.add_argument("--rss-cap-mb", type=float, default=8192, help="with --peak-only: stop a build past this much memory")
+    parser.add_argument("--rss-cap-mb", type=float, default=4096, help="with --peak-only: stop a build past this much memory")
     args = parser.parse_args(argv)
     args.name = args.name or ("peak" if args.peak_only else "targets")
     from bench_store import write_corpus

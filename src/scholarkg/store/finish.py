@@ -164,14 +164,21 @@ def _counted_pairs(store, table: str, select: str, params: tuple, describe, to_i
     db.execute("DROP TABLE IF EXISTS temp.new_pairs")
     db.execute(f"CREATE TEMP TABLE new_pairs AS {select}", params)
     stale = db.execute(f"SELECT a, b FROM (SELECT a, b, papers FROM {table} EXCEPT SELECT a, b, papers FROM new_pairs)").fetchall()
-    fresh = db.execute(f"SELECT a, b, papers FROM new_pairs EXCEPT SELECT a, b, papers FROM {table} ORDER BY a, b").fetchall()
+    # The new and changed pairs wait in a table, not in memory (a first build of a large store
+    # has millions of them).
+    db.execute("DROP TABLE IF EXISTS temp.fresh_pairs")
+    db.execute(f"CREATE TEMP TABLE fresh_pairs AS SELECT a, b, papers FROM new_pairs EXCEPT SELECT a, b, papers FROM {table} ORDER BY a, b")
     db.execute("DROP TABLE temp.new_pairs")
     blocks = _Blocks(store.manifest, PAIRS)
     for a, b in stale:
         blocks.drop(str(to_iri(a, b)))
     _replace(store, f"DELETE FROM {table} WHERE a = ? AND b = ?", None, PAIRS, stale, [], b"", load, lambda ab: to_iri(*ab))
     blocks.save()
-    for chunk in _chunks(fresh, _CHUNK):
+    last = 0
+    while rows := db.execute("SELECT rowid, a, b, papers FROM temp.fresh_pairs WHERE rowid > ? ORDER BY rowid LIMIT ?",
+                             (last, _CHUNK)).fetchall():
+        last = rows[-1][0]
+        chunk = [row[1:] for row in rows]
         parts = []
         for a, b, n in chunk:
             data = _text(describe(a, b, n))
@@ -180,6 +187,7 @@ def _counted_pairs(store, table: str, select: str, params: tuple, describe, to_i
         _replace(store, None, f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?)", PAIRS, [], chunk,
                  as_nquads(b"".join(parts), PAIRS), load, None)
         blocks.save()
+    db.execute("DROP TABLE temp.fresh_pairs")
 
 
 def _pairs(store, load) -> None:

@@ -25,6 +25,7 @@ a query over every graph sees it, in its own graph.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import logging
 import re
 import unicodedata
@@ -122,6 +123,9 @@ def _ranks(ox) -> Counter:
     return ranks
 
 
+_LOAD_LINES = 200_000  # index statements loaded at once
+
+
 def write_search_index(ox) -> int:
     """Rewrite the search index of the open, writable :class:`pyoxigraph.Store` ``ox``; returns
     the number of nodes indexed."""
@@ -132,8 +136,10 @@ def write_search_index(ox) -> int:
     rows = sorted({(s["node"].value, s["type"].value, s["text"].value)
                    for s in ox.query(_TEXTS, use_default_graph_as_union=True)})
     nodes = {row[0] for row in rows}
-    data = "\n".join(sorted(set(_lines(rows, ranks)))) + "\n"
-    if rows:
-        ox.bulk_load(data.encode("utf-8"), ox_.RdfFormat.N_QUADS)
+    # Loaded a part at a time: the whole index as text would take more memory than the rest
+    # of a large build (repeated lines are one statement in the store).
+    lines = _lines(rows, ranks)
+    while part := list(itertools.islice(lines, _LOAD_LINES)):
+        ox.bulk_load(("\n".join(part) + "\n").encode("utf-8"), ox_.RdfFormat.N_QUADS)
     log.info("search index: %s nodes", f"{len(nodes):,}")
     return len(nodes)
