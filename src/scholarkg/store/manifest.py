@@ -28,6 +28,7 @@ the graph is changed, and ``digest`` is set. An interruption anywhere leaves row
 
 from __future__ import annotations
 
+import functools
 import pickle
 import sqlite3
 import zlib
@@ -82,7 +83,12 @@ def unpack_text(data: bytes) -> bytes:
 def origin_of(record) -> str:
     """Which input record ``record`` is: its file (resolved) and the id the reader gave it (the
     input's own id, or the key of the record as read, before corrections or enrichment)."""
-    return f"{Path(record.source.path).resolve()}\x1f{record.id}" if record.source else f"\x1f{record.id}"
+    return f"{_resolved(record.source.path)}\x1f{record.id}" if record.source else f"\x1f{record.id}"
+
+
+@functools.lru_cache(maxsize=256)
+def _resolved(path: str) -> str:
+    return str(Path(path).resolve())
 
 
 def unpack(data: bytes):
