@@ -176,15 +176,7 @@ def _sort_key(term):
 
 def order_rows(names: list[str], rows: list[tuple], keys: list[tuple[str, bool]]) -> list[tuple]:
     """``rows`` in the order of ``keys`` (variable, descending); ties in the order of their values."""
-    made: dict = {}
-
-    def key(term):  # each distinct term's key made once: answers repeat their terms
-        try:
-            return made[term]
-        except KeyError:
-            value = made[term] = _sort_key(term)
-            return value
-
+    key = lru_cache(maxsize=None)(_sort_key)  # answers repeat their terms: each one's key made once
     out = sorted(rows, key=lambda row: tuple(map(key, row)))
     for name, descending in reversed(keys):
         if name in names:

@@ -47,7 +47,6 @@ __all__ = [
     "SKOS",
     "XSD",
     "to_rdflib",
-    "rdflib_converter",
 ]
 
 NamedNode = ox.NamedNode
@@ -138,23 +137,3 @@ def to_rdflib(term):
         return BNode(term.value)
     return term
 
-
-def rdflib_converter():
-    """:func:`to_rdflib` remembering the terms it has made (``None`` stays ``None``).
-
-    A query answer repeats its terms (a title on every row of its paper, one extractor version
-    on every mention), and making an rdflib ``Literal`` costs far more than a dictionary
-    lookup; one converter per answer makes each distinct term once.
-    """
-    made: dict = {}
-
-    def convert(term):
-        if term is None:
-            return None
-        try:
-            return made[term]
-        except KeyError:
-            value = made[term] = to_rdflib(term)
-            return value
-
-    return convert

@@ -80,6 +80,9 @@ def unpack_text(data: bytes) -> bytes:
     return zlib.decompress(data)
 
 
+_RECORD_PARTS = ("record_labels", "record_entities", "record_shared", "record_authors")  # rewritten with a record
+
+
 def origin_of(record) -> str:
     """Which input record ``record`` is: its file (resolved) and the id the reader gave it (the
     input's own id, or the key of the record as read, before corrections or enrichment)."""
@@ -241,7 +244,7 @@ class Manifest:
 
         with self.transaction():
             for key in keys:
-                for table in ("records", "record_labels", "record_entities", "record_shared", "record_authors", "record_origins"):
+                for table in ("records", "record_origins", *_RECORD_PARTS):
                     self.db.execute(f"DELETE FROM {table} WHERE key = ?", (key,))
                 self.db.execute("DELETE FROM blocks WHERE graph = ? AND unit = ''", (str(iri.record_graph(key)),))
 
@@ -261,7 +264,7 @@ class Manifest:
                 seq, source, record, extraction = payloads[e.key]
                 self.db.execute("INSERT OR REPLACE INTO records VALUES (?, ?, ?, NULL, ?, ?, ?)",
                                 (e.key, seq, source, record, extraction, e.year))
-                for table in ("record_labels", "record_entities", "record_shared", "record_authors"):
+                for table in _RECORD_PARTS:
                     self.db.execute(f"DELETE FROM {table} WHERE key = ?", (e.key,))
                 self.db.executemany("INSERT INTO record_labels VALUES (?, ?)", ((e.key, x) for x in e.labels))
                 named = set(e.named)

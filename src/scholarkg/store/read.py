@@ -9,6 +9,7 @@ deep nesting would crash the engine). Named-query parameters are passed as pyoxi
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from collections.abc import Mapping
@@ -18,7 +19,6 @@ from rdflib import Graph
 from ..errors import QueryError, StoreError, UsageError
 from ..sparql import QueryResult, check_query
 from .disk import GraphStore
-from ..graph.terms import rdflib_converter
 from .terms import to_rdflib
 
 __all__ = [
@@ -96,7 +96,7 @@ def _collect(answer, max_rows: int, hidden: tuple[str, ...]) -> QueryResult:
     if isinstance(answer, ox.QuerySolutions):
         names = [v.value for v in answer.variables]
         width = range(len(names))
-        convert = rdflib_converter()
+        convert = functools.lru_cache(maxsize=None)(to_rdflib)  # answers repeat their terms: each made once
         rows = []
         for solution in answer:
             if len(rows) >= max_rows:
