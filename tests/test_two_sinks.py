@@ -197,3 +197,26 @@ def test_json_ld_of_the_folder_and_the_store_is_the_same_document_of_the_same_gr
     assert len(ids) == len(set(ids))  # each subject once: the snapshot keeps its statements together
     parsed = sorted(f"{q.triple} ." for q in ox.parse(document, format=ox.RdfFormat.JSON_LD))
     assert parsed == sorted((out / "graph.nt").read_text(encoding="utf-8").splitlines())
+
+
+def test_a_folder_build_past_its_memory_budget_goes_on_on_disk_and_writes_the_same_files(tmp_path, seed_path, cli, monkeypatch):
+    seed = _inputs(tmp_path, seed_path, curation=True, enrichment=False)
+    in_memory = cli("build", seed, "--out", tmp_path / "memory")
+    monkeypatch.setenv("SCHOLARKG_BUILD_MEMORY_MB", "0.5")  # the seed's graph is about 2 MB in memory
+    spilled = cli("build", seed, "--out", tmp_path / "disk")
+    assert in_memory.exit_code == 0 and spilled.exit_code == 0, in_memory.output + spilled.output
+    for name in ("graph.ttl", "graph.nt", "graph.jsonld", "graph.html", "extraction.jsonl", "summary.json"):
+        assert (tmp_path / "disk" / name).read_bytes() == (tmp_path / "memory" / name).read_bytes(), name
+
+    result = build([seed], curation=seed.with_name("papers.curation.toml"), memory_budget=500_000)
+    try:
+        assert result.store.on_disk  # it moved
+        assert (result.store.path / "oxigraph").is_dir()
+        assert _quads(result.store.ox) == _quads(build([seed], curation=seed.with_name("papers.curation.toml")).store.ox)
+    finally:
+        result.close()
+
+    monkeypatch.setenv("SCHOLARKG_BUILD_MEMORY_MB", "lots")
+    bad = cli("build", seed, "--out", tmp_path / "bad")
+    assert bad.exit_code != 0 and "$SCHOLARKG_BUILD_MEMORY_MB must be a number of megabytes" in bad.output
+    assert "Traceback" not in bad.output

@@ -128,6 +128,7 @@ def build(
     curation: str | Path | None = None,
     enrichment: str | Path | None = None,
     extractor=None,
+    memory_budget: int | None = None,
 ) -> Build:
     """Build the knowledge graph of the records in ``inputs`` (files), in memory.
 
@@ -136,6 +137,9 @@ def build(
     whose corrections are applied after extraction (:mod:`scholarkg.curate`); ``enrichment``
     an arXiv enrichment file merged into the records as they are read (:mod:`scholarkg.enrich`).
     ``extractor`` replaces :func:`scholarkg.extract.extract_many` (same interface).
+    The statements are held in memory up to ``memory_budget`` bytes (default
+    ``$SCHOLARKG_BUILD_MEMORY_MB`` or 1 GiB) and in a temporary database on disk past it
+    (:class:`scholarkg.store.memory.MemoryStore`).
     """
     from .store.build import run_stages
     from .store.memory import MemoryStore
@@ -152,7 +156,7 @@ def build(
         if progress is not None and phase == "extracting":
             progress(done)
 
-    target = MemoryStore()
+    target = MemoryStore(memory_budget)
     try:
         report = run_stages(target, paths, format=format, problems=problems, extractor=extractor,
                             progress=stage_progress, curation=curation, enrichment=enrichment)

@@ -188,7 +188,7 @@ class _Builder:
                  curator, problems: Problems):
         from ..extract import EXTRACTOR_VERSION, extract_many
 
-        self.store, self.ox, self.m = target, target.ox, target.manifest
+        self.store, self.m = target, target.manifest
         self.mapper = mapper
         self.extractor = extractor or extract_many
         self.version = version or (EXTRACTOR_VERSION if extractor is None else "custom")
@@ -201,6 +201,10 @@ class _Builder:
         self.origins: list[tuple[str, str]] = []  # (origin, key) of the records read in this build
         self.written: set[str] = set()  # keys of the records whose statements were rewritten
         self.report = BuildReport(target.path)
+
+    @property
+    def ox(self):
+        return self.store.ox  # a folder build's store may move from memory to disk as it grows
 
     def _timed(self, stage: str, work, *args):
         started = time.process_time()
@@ -448,6 +452,7 @@ class _Builder:
             self.ox.bulk_load(data, ox.RdfFormat.N_QUADS)
         else:
             self.ox.load(data, ox.RdfFormat.N_QUADS)
+        self.store.loaded(data.count(b"\n"))
         self.report.cpu["of which loading"] = self.report.cpu.get("of which loading", 0.0) + time.process_time() - started
 
     # finish -----------------------------------------------------------------------------------

@@ -124,6 +124,9 @@ class GraphStore:
             os.close(self._lock_fd)  # closing the descriptor releases the lock
             self._lock_fd = None
 
+    def loaded(self, statements: int) -> None:
+        """Told of each load by a build; a database on disk holds any number, so nothing to do."""
+
     def count(self) -> int:
         """Number of statements of the knowledge graph (every statement lives in exactly one
         graph; the search index, :mod:`scholarkg.store.search`, is not counted)."""

@@ -31,7 +31,12 @@ ENV_BUDGET = "SCHOLARKG_MEMORY_BUDGET_MB"
 
 def memory_budget_from_env(default: int = DEFAULT_MEMORY_BUDGET) -> int:
     """The budget in bytes from ``$SCHOLARKG_MEMORY_BUDGET_MB`` when set, else ``default``."""
-    value = os.environ.get(ENV_BUDGET, "").strip()
+    return budget_from_env(ENV_BUDGET, default)
+
+
+def budget_from_env(name: str, default: int) -> int:
+    """A budget in bytes from the environment variable ``name`` (megabytes) when set, else ``default``."""
+    value = os.environ.get(name, "").strip()
     if not value:
         return default
     try:
@@ -39,7 +44,7 @@ def memory_budget_from_env(default: int = DEFAULT_MEMORY_BUDGET) -> int:
     except ValueError:
         from ..errors import UsageError
 
-        raise UsageError(f"${ENV_BUDGET} must be a number of megabytes, not {value!r}") from None
+        raise UsageError(f"${name} must be a number of megabytes, not {value!r}") from None
 
 
 def fits_in_memory(path: str | Path, budget: int) -> bool:
