@@ -36,7 +36,7 @@ from functools import lru_cache
 import networkx as nx
 import numpy as np
 
-__all__ = ["layout_positions", "EDGE_LENGTH"]
+__all__ = ["layout_positions", "components", "EDGE_LENGTH"]
 
 log = logging.getLogger(__name__)
 
@@ -201,6 +201,33 @@ def _pack(blocks: list[np.ndarray], gap: float) -> list[np.ndarray]:
     return placed
 
 
+def components(n: int, src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    """A component label for each of ``n`` nodes linked by ``src``-``dst``: the smallest node
+    number in its component. The smaller label is carried along every link, and each label
+    jumps to its own label, until nothing changes."""
+    label = np.arange(n)
+    while True:
+        before = label
+        low = np.minimum(label[src], label[dst])
+        label = label.copy()
+        np.minimum.at(label, src, low)
+        np.minimum.at(label, dst, low)
+        while True:
+            jumped = label[label]
+            if np.array_equal(jumped, label):
+                break
+            label = jumped
+        if np.array_equal(label, before):
+            return label
+
+
+def _groups(label: np.ndarray, items: np.ndarray) -> dict[int, np.ndarray]:
+    """``items`` by ``label``, each group in the items' order."""
+    order = np.argsort(label, kind="stable")
+    cuts = np.flatnonzero(np.diff(label[order])) + 1
+    return {int(label[g[0]]): items[g] for g in np.split(order, cuts) if len(g)}
+
+
 def layout_positions(graph: nx.Graph) -> dict[Hashable, tuple[int, int]]:
     """Whole-pixel positions for every node of ``graph`` (any networkx graph; edges undirected).
 
@@ -209,24 +236,32 @@ def layout_positions(graph: nx.Graph) -> dict[Hashable, tuple[int, int]]:
     nodes = sorted(graph.nodes(), key=str)
     if not nodes:
         return {}
+    n = len(nodes)
     index = {node: i for i, node in enumerate(nodes)}
-    simple = nx.Graph()
-    simple.add_nodes_from(range(len(nodes)))
-    simple.add_edges_from((index[u], index[v]) for u, v in graph.edges() if u != v)
-    components = sorted((sorted(c) for c in nx.connected_components(simple)), key=lambda c: (-len(c), c[0]))
+    ends = np.array([(index[u], index[v]) for u, v in graph.edges() if u != v], dtype=np.int64).reshape(-1, 2)
+    # each pair of linked nodes once, as (smaller, larger) number, in order
+    pairs = np.unique(ends.min(axis=1) * n + ends.max(axis=1))
+    low, high = pairs // n, pairs % n
+    label = components(n, low, high)
+    sizes = np.bincount(label, minlength=n)
+    node_groups = _groups(label, np.arange(n))
+    edge_groups = _groups(label[low], np.arange(len(pairs)))
+    components_ = sorted((int(r) for r in np.flatnonzero(sizes)), key=lambda r: (-sizes[r], r))
     rng = np.random.default_rng(_SEED)
     blocks = []
-    for members in components:
-        local = {node: i for i, node in enumerate(members)}
-        pairs = sorted((local[u], local[v]) for u, v in simple.subgraph(members).edges())
-        src = np.array([p[0] for p in pairs], dtype=np.int64)
-        dst = np.array([p[1] for p in pairs], dtype=np.int64)
+    members_of = []
+    for root in components_:
+        members = node_groups[root]
+        edges = edge_groups.get(root, np.zeros(0, dtype=np.int64))
+        src = np.searchsorted(members, low[edges])
+        dst = np.searchsorted(members, high[edges])
+        members_of.append(members)
         blocks.append(_component_layout(len(members), src, dst, rng))
     placed = _pack(blocks, EDGE_LENGTH)
     coords = np.zeros((len(nodes), 2))
-    for members, block in zip(components, placed):
+    for members, block in zip(members_of, placed):
         coords[members] = block
     coords -= (coords.max(axis=0) + coords.min(axis=0)) / 2
     rounded = np.rint(coords).astype(np.int64)
-    log.debug("laid out %d nodes in %d components", len(nodes), len(components))
+    log.debug("laid out %d nodes in %d components", len(nodes), len(components_))
     return {node: (int(rounded[i, 0]), int(rounded[i, 1])) for i, node in enumerate(nodes)}
