@@ -24,10 +24,13 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+import networkx as nx
 
+from ..errors import UsageError
 from .page import page_data
-from .select import DEFAULT_MAX_NODES, select_view
-from .view import to_networkx
+from .select import DEFAULT_MAX_NODES, View, describe, select_view
+from .structure import StructureDetails, read_structure
+from .view import node_attributes, to_networkx
 
 __all__ = ["render_html", "write_html", "script_json"]
 
@@ -91,10 +94,8 @@ def render_html(
     above this budget only the most connected part is drawn and the page says what is hidden
     (0 draws everything). The same graph and options always give the same bytes.
     """
-    full = to_networkx(graph)
-    view = select_view(
-        full, rdf=graph, query=query, focus=focus, depth=depth, types=types, min_degree=min_degree, max_nodes=max_nodes,
-    )
+    full, view = choose_view(graph, focus=focus, depth=depth, types=types, min_degree=min_degree,
+                             query=query, max_nodes=max_nodes)
     if view.hidden:
         log.warning("explorer: drawing the %s most connected of %s nodes (--max-nodes %d draws all)",
                     f"{view.graph.number_of_nodes():,}", f"{view.total:,}", view.total)
@@ -118,6 +119,31 @@ def render_html(
         "data": script_json(data),
     }
     return _SLOT.sub(lambda m: values[m.group(1)], assets["template"])
+
+
+def choose_view(graph, *, focus=None, depth=1, types=None, min_degree=0, query=None, max_nodes=DEFAULT_MAX_NODES):
+    """(what the page reads of the graph: the whole networkx graph or its
+    :class:`~scholarkg.explorer.page.Details` around the view, the :class:`View`).
+
+    Without a focus or a query, the nodes are chosen on the graph's
+    :class:`~scholarkg.explorer.structure.Structure` and attributes are read only for them and
+    their neighbours, so drawing 2,000 nodes of a graph of millions does not hold all of it.
+    """
+    structure = read_structure(graph)
+    if focus is not None or query is not None:
+        full = to_networkx(graph, structure=structure)
+        return full, select_view(full, rdf=graph, query=query, focus=focus, depth=depth, types=types,
+                                 min_degree=min_degree, max_nodes=max_nodes)
+    if max_nodes < 0 or min_degree < 0:
+        raise UsageError("max_nodes and min_degree must be 0 or more")
+    choice = structure.choose(types=types, min_degree=min_degree, max_nodes=max_nodes)
+    drawn = set(choice.nodes)
+    attrs = node_attributes(graph, structure, only=structure.around(choice.nodes), details=drawn)
+    view = nx.MultiDiGraph()
+    view.add_nodes_from((node, attrs[node]) for node in choice.nodes)
+    view.add_edges_from((s, o, relation, {"relation": relation}) for s, o, relation in structure.edges(drawn))
+    return StructureDetails(structure, attrs), View(view, choice.total, choice.hidden, None,
+                                                    describe(min_degree=min_degree, types=types))
 
 
 def write_html(graph, path: str | Path, **options) -> Path:

@@ -22,7 +22,7 @@ import networkx as nx
 from .layout import EDGE_LENGTH, layout_positions
 from .select import View
 
-__all__ = ["KIND_STYLE", "RELATION_STYLE", "RELATION_TEXT", "page_data", "app_options", "PHYSICS_MAX_NODES", "EDGE_LABEL_MAX"]
+__all__ = ["KIND_STYLE", "RELATION_STYLE", "RELATION_TEXT", "page_data", "Details", "GraphDetails", "app_options", "PHYSICS_MAX_NODES", "EDGE_LABEL_MAX"]
 
 # kind -> (colour, shape, legend text). Every kind has a shape of its own (drawn by the page
 # script, the same on the canvas and in the legend), so types stay apart without colour.
@@ -112,13 +112,13 @@ _TIER1_KINDS = {"Benchmark", "Dataset", "Model", "Category"}
 _KIND_RANK = {"Author": 0, "Paper": 2}  # introduced entities rank 1, between them
 
 
-def _tier(full: nx.MultiDiGraph, node: str, kind: str, links: list[tuple[int, str, str]]) -> tuple[int, int]:
-    """(tier, order within the tier) of a node's label (``links`` as :func:`_links` gives them)."""
-    if kind == "Paper" and _named_after_what_it_introduces(full, node, links):
+def _tier(nodes, node: str, kind: str, links: list[tuple[int, str, str]]) -> tuple[int, int]:
+    """(tier, order within the tier) of a node's label (``links`` as :meth:`Details.links` gives them)."""
+    if kind == "Paper" and _named_after_what_it_introduces(nodes, node, links):
         return 1, 1  # "HarnessDev: ..." beside the benchmark HarnessDev: one name drawn is enough at first
     if kind in _KIND_RANK:
         return 0, _KIND_RANK[kind]
-    concept = full.nodes[node].get("entity_kind") == "concept"
+    concept = nodes[node].get("entity_kind") == "concept"
     roles = {rel for side, rel, _ in links if side == 1}
     if "introduces" in roles:
         return 0, 1
@@ -127,9 +127,9 @@ def _tier(full: nx.MultiDiGraph, node: str, kind: str, links: list[tuple[int, st
     return 2, 1 if concept else 0
 
 
-def _named_after_what_it_introduces(full: nx.MultiDiGraph, paper: str, links: list[tuple[int, str, str]]) -> bool:
-    short = _short_title(full.nodes[paper].get("label", "")).casefold()
-    return any(side == 0 and rel == "introduces" and full.nodes[other].get("label", "").casefold() == short
+def _named_after_what_it_introduces(nodes, paper: str, links: list[tuple[int, str, str]]) -> bool:
+    short = _short_title(nodes[paper].get("label", "")).casefold()
+    return any(side == 0 and rel == "introduces" and nodes[other].get("label", "").casefold() == short
                for side, rel, other in links)
 
 
@@ -148,9 +148,9 @@ def _http(url: str | None) -> str | None:
     return url if url and url.lower().startswith(("http://", "https://")) else None
 
 
-def _result_name(graph: nx.MultiDiGraph, node: str) -> str:
-    attrs = graph.nodes[node]
-    parts = {rel: graph.nodes[v].get("label", v) for _, v, rel in graph.out_edges(node, data="relation")}
+def _result_name(details: Details, node: str) -> str:
+    attrs = details.nodes[node]
+    parts = {rel: details.nodes[v].get("label", v) for rel, v in details.out_links(node)}
     text = attrs.get("label", "")
     if "model" in parts:
         text += f" · {parts['model']}"
@@ -163,9 +163,9 @@ def _result_name(graph: nx.MultiDiGraph, node: str) -> str:
     return text
 
 
-def _name(graph: nx.MultiDiGraph, node: str) -> str:
-    attrs = graph.nodes[node]
-    return _result_name(graph, node) if attrs["kind"] in ("Result", "Improvement") else attrs.get("title") or attrs.get("label", node)
+def _name(details: Details, node: str) -> str:
+    attrs = details.nodes[node]
+    return _result_name(details, node) if attrs["kind"] in ("Result", "Improvement") else attrs.get("title") or attrs.get("label", node)
 
 
 class _Order(dict):
@@ -181,30 +181,62 @@ class _Order(dict):
         return key
 
 
-def _namer(full: nx.MultiDiGraph, index: dict[str, int]):
+def _namer(details: Details, index: dict[str, int]):
     """:func:`_name`, remembered (hubs list the same neighbours again and again), with
     ``name.order``, the :class:`_Order` of nodes among related ones."""
     cache: dict[str, str] = {}
 
     def name(node: str) -> str:
         if node not in cache:
-            cache[node] = _name(full, node)
+            cache[node] = _name(details, node)
         return cache[node]
 
     name.order = _Order(name, index)
     return name
 
 
-def _links(full: nx.MultiDiGraph, nodes: Iterable[str]) -> dict[str, list[tuple[int, str, str]]]:
-    """For each of ``nodes``, its links in ``full`` as (side, relation, other): side 0 for
-    links from it, 1 for links to it, from one pass over the edges."""
-    out: dict[str, list] = {node: [] for node in nodes}
-    for u, v, rel in full.edges(data="relation"):
-        if u in out:
-            out[u].append((0, rel, v))
-        if v in out:
-            out[v].append((1, rel, u))
-    return out
+class Details:
+    """What a page reads of the whole graph about its nodes.
+
+    ``nodes`` maps each node the page names (its own and their neighbours) to its attributes;
+    :meth:`links` gives a page node's links as (side, relation, other), side 0 for links from
+    it and 1 for links to it; :meth:`out_links` a result's links out as (relation, other), in
+    the order networkx keeps them; :meth:`degree` a page node's links in the whole graph.
+    """
+
+    nodes: dict
+
+    def links(self, node: str) -> list[tuple[int, str, str]]:
+        raise NotImplementedError
+
+    def out_links(self, node: str) -> list[tuple[str, str]]:
+        raise NotImplementedError
+
+    def degree(self, node: str) -> int:
+        raise NotImplementedError
+
+
+class GraphDetails(Details):
+    """:class:`Details` from the whole graph as networkx holds it; the links of ``nodes``
+    come from one pass over the edges."""
+
+    def __init__(self, full: nx.MultiDiGraph, nodes: Iterable[str]):
+        self.full, self.nodes = full, full.nodes
+        self._links: dict[str, list] = {node: [] for node in nodes}
+        for u, v, rel in full.edges(data="relation"):
+            if u in self._links:
+                self._links[u].append((0, rel, v))
+            if v in self._links:
+                self._links[v].append((1, rel, u))
+
+    def links(self, node: str) -> list[tuple[int, str, str]]:
+        return self._links[node]
+
+    def out_links(self, node: str) -> list[tuple[str, str]]:
+        return [(rel, v) for _, v, rel in self.full.out_edges(node, data="relation")]
+
+    def degree(self, node: str) -> int:
+        return self.full.degree(node)
 
 
 def _related(links: list[tuple[int, str, str]], index: dict[str, int], name) -> list[list]:
@@ -220,11 +252,11 @@ def _related(links: list[tuple[int, str, str]], index: dict[str, int], name) -> 
     return out
 
 
-def _node_record(full: nx.MultiDiGraph, node: str, index: dict[str, int], pos, degree: int, name, links) -> dict:
-    attrs = full.nodes[node]
+def _node_record(nodes, node: str, index: dict[str, int], pos, degree: int, name, links) -> dict:
+    attrs = nodes[node]
     kind = attrs["kind"]
     label = attrs.get("label", node)
-    tier, within = _tier(full, node, kind, links)
+    tier, within = _tier(nodes, node, kind, links)
     record = {
         "id": index[node],
         "kind": kind,
@@ -291,11 +323,11 @@ def app_options() -> dict:
     return options
 
 
-def page_data(full: nx.MultiDiGraph, view: View, *, hint: str) -> dict:
+def page_data(full: nx.MultiDiGraph | Details, view: View, *, hint: str) -> dict:
     """Everything the page script needs, as plain JSON-ready values (deterministic order).
 
-    ``full`` is the whole graph (for details), ``view`` the part drawn, ``hint`` the command
-    the budget notice tells the reader to run.
+    ``full`` is the whole graph, or the :class:`Details` of it around the view, ``view`` the
+    part drawn, ``hint`` the command the budget notice tells the reader to run.
     """
     from pyvis.network import Network
 
@@ -303,11 +335,11 @@ def page_data(full: nx.MultiDiGraph, view: View, *, hint: str) -> dict:
     nodes = sorted(graph.nodes)
     index = {node: i for i, node in enumerate(nodes)}
     positions = layout_positions(graph)
-    degree = dict(full.degree())
+    details = full if isinstance(full, Details) else GraphDetails(full, nodes)
     net = Network(directed=True, cdn_resources="in_line")
-    name = _namer(full, index)
-    links = _links(full, nodes)
-    net.nodes = [_node_record(full, node, index, positions[node], degree.get(node, 0), name, links[node]) for node in nodes]
+    name = _namer(details, index)
+    net.nodes = [_node_record(details.nodes, node, index, positions[node], details.degree(node), name, details.links(node))
+                 for node in nodes]
     # the order labels are placed in: tier, then kind within the tier, then most links first
     ranked = sorted(net.nodes, key=lambda n: (n["tier"], n.pop("order"), -n["degree"], n["id"]))
     for rank, record in enumerate(ranked):
@@ -319,8 +351,8 @@ def page_data(full: nx.MultiDiGraph, view: View, *, hint: str) -> dict:
 
     kinds = sorted({graph.nodes[n]["kind"] for n in nodes}, key=list(KIND_STYLE).index)
     categories = {}
-    for node in full.nodes:
-        attrs = full.nodes[node]
+    for node in details.nodes:
+        attrs = details.nodes[node]
         if attrs["kind"] == "Category":
             categories[attrs.get("label", "")] = attrs.get("name", "")
     used = sorted({c for n in net.nodes for c in n.get("categories", ())})

@@ -49,6 +49,8 @@ __all__ = [
     "View",
     "select_view",
     "DEFAULT_MAX_NODES",
+    "copy_subgraph",
+    "describe",
 ]
 
 log = logging.getLogger(__name__)
@@ -89,7 +91,7 @@ def find_node(graph: nx.MultiDiGraph, name: str) -> str:
     raise UsageError(f"no node named {name!r} in the graph{hint}")
 
 
-def _copy(graph: nx.MultiDiGraph, nodes: Iterable[str]) -> nx.MultiDiGraph:
+def copy_subgraph(graph: nx.MultiDiGraph, nodes: Iterable[str]) -> nx.MultiDiGraph:
     """The subgraph on ``nodes`` (in the order given) as a new graph: networkx's
     ``subgraph(nodes).copy()`` without its filtered views, which cost several times more."""
     out = nx.MultiDiGraph()
@@ -115,7 +117,7 @@ def neighbourhood(graph: nx.MultiDiGraph, node: str, depth: int = 1) -> nx.Multi
                     seen.add(other)
                     nxt.append(other)
         frontier = nxt
-    return _copy(graph, seen)
+    return copy_subgraph(graph, seen)
 
 
 def parse_types(types: Iterable[str]) -> list[str]:
@@ -138,14 +140,14 @@ def keep_types(graph: nx.MultiDiGraph, types: Iterable[str], keep: Iterable[str]
     """Only the nodes of the given kinds (and the links among them), plus the nodes in ``keep``."""
     kinds = set(parse_types(types))
     keep = set(keep)
-    return _copy(graph, (n for n, kind in graph.nodes(data="kind") if kind in kinds or n in keep))
+    return copy_subgraph(graph, (n for n, kind in graph.nodes(data="kind") if kind in kinds or n in keep))
 
 
 def keep_min_degree(graph: nx.MultiDiGraph, minimum: int, keep: Iterable[str] = ()) -> nx.MultiDiGraph:
     """Only the nodes with at least ``minimum`` links in ``graph`` (counted once, before any
     node is removed), plus the nodes in ``keep``."""
     keep = set(keep)
-    return _copy(graph, (n for n, d in graph.degree() if d >= minimum or n in keep))
+    return copy_subgraph(graph, (n for n, d in graph.degree() if d >= minimum or n in keep))
 
 
 def most_connected(graph: nx.MultiDiGraph, budget: int, keep: Iterable[str] = ()) -> tuple[nx.MultiDiGraph, int]:
@@ -180,7 +182,7 @@ def most_connected(graph: nx.MultiDiGraph, budget: int, keep: Iterable[str] = ()
                 if other not in visited:
                     visited.add(other)
                     heapq.heappush(heap, (-degree[other], other))
-    return _copy(graph, chosen), total - len(chosen)
+    return copy_subgraph(graph, chosen), total - len(chosen)
 
 
 def construct_view(rdf, graph: nx.MultiDiGraph, query: str) -> nx.MultiDiGraph:
@@ -260,11 +262,19 @@ def select_view(
     keep = [focus_node] if focus_node else []
     if min_degree > 0:
         graph = keep_min_degree(graph, min_degree, keep)
-        parts.append(f"nodes with {min_degree}+ links")
     if types:
-        kinds = parse_types(types)
-        graph = keep_types(graph, kinds, keep)
-        parts.append("types " + ", ".join(kinds))
+        graph = keep_types(graph, types, keep)
     total = graph.number_of_nodes()
     graph, hidden = most_connected(graph, max_nodes, keep)
-    return View(graph, total, hidden, focus_node, "; ".join(parts))
+    parts.append(describe(min_degree=min_degree, types=types))
+    return View(graph, total, hidden, focus_node, "; ".join(p for p in parts if p))
+
+
+def describe(*, min_degree: int = 0, types: Iterable[str] | None = None) -> str:
+    """What the degree and type steps kept, for the page's description."""
+    parts = []
+    if min_degree > 0:
+        parts.append(f"nodes with {min_degree}+ links")
+    if types:
+        parts.append("types " + ", ".join(parse_types(types)))
+    return "; ".join(parts)

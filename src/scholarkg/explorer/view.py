@@ -14,14 +14,15 @@ never copied into rdflib to draw it.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 
 import networkx as nx
 from rdflib import Graph, Literal, URIRef
-from rdflib.namespace import DCTERMS, FOAF, RDF, SDO, SKOS
+from rdflib.namespace import DCTERMS, FOAF, SDO, SKOS
 
 from ..graph.vocab import FABIO, SKG
 
-__all__ = ["to_networkx", "value_text", "NODE_KINDS", "RELATIONS"]
+__all__ = ["to_networkx", "node_attributes", "rows", "value_text", "NODE_KINDS", "RELATIONS"]
 
 NODE_KINDS = (
     "Author", "Paper", "Category", "Benchmark", "Dataset", "Model", "Method",
@@ -66,22 +67,25 @@ _TEXT_ATTRIBUTES = (
 )
 
 
+_NAMING = {"label", "title"}  # what a node listed by name needs (with its kind)
+
 Row = tuple[str, str, bool]  # subject IRI, object (IRI or lexical form), whether it is an IRI
 
 
-def _rows(source, predicate: URIRef, objects: tuple[URIRef, ...] = ()) -> list[Row]:
-    """The (subject, object) pairs of ``predicate`` in ``source``: an rdflib graph, or a
-    pyoxigraph store (on disk or in memory) asked with SPARQL over the union of its graphs."""
+def rows(source, predicate: URIRef, objects: tuple[URIRef, ...] = ()) -> Iterator[Row]:
+    """The (subject, object) pairs of ``predicate`` in ``source``, one at a time: an rdflib
+    graph, or a pyoxigraph store (on disk or in memory) asked with SPARQL over the union of its
+    graphs."""
     if isinstance(source, Graph):
         wanted = set(objects)
-        return [(str(s), str(o), not isinstance(o, Literal)) for s, o in source.subject_objects(predicate)
-                if isinstance(s, URIRef) and (not wanted or o in wanted)]
+        return ((str(s), str(o), not isinstance(o, Literal)) for s, o in source.subject_objects(predicate)
+                if isinstance(s, URIRef) and (not wanted or o in wanted))
     import pyoxigraph as ox
 
     values = f"VALUES ?o {{ {' '.join(f'<{o}>' for o in objects)} }} " if objects else ""
     answer = source.query(f"SELECT ?s ?o WHERE {{ {values}?s <{predicate}> ?o }}", use_default_graph_as_union=True)
-    return [(row[0].value, row[1].value, isinstance(row[1], ox.NamedNode)) for row in answer
-            if isinstance(row[0], ox.NamedNode)]
+    return ((row[0].value, row[1].value, isinstance(row[1], ox.NamedNode)) for row in answer
+            if isinstance(row[0], ox.NamedNode))
 
 
 def _text(value: str, is_iri: bool) -> str:
@@ -95,58 +99,69 @@ def value_text(value: str, unit: str | None) -> str:
     return f"{value} {unit}" if unit[0].isalnum() else f"{value}{unit}"
 
 
-def to_networkx(graph) -> nx.MultiDiGraph:
+def to_networkx(graph, *, structure=None) -> nx.MultiDiGraph:
     """Nodes keyed by IRI string, with ``kind``, ``label`` and details; edges with ``relation``.
 
     ``graph`` is an rdflib graph or a pyoxigraph store; only the statements shown are read
-    (not every triple: provenance statements are most of a large graph).
+    (not every triple: provenance statements are most of a large graph). ``structure`` is the
+    graph's :class:`~scholarkg.explorer.structure.Structure` when it was read already.
     """
-    kinds: dict[str, str] = {}
-    for s, o, _ in _rows(graph, RDF.type, tuple(_KIND_OF_CLASS)):
-        # Entities are SKOS concepts too: their own class names their kind, not "Category".
-        if kinds.get(s, "Category") == "Category":
-            kinds[s] = _KIND_OF_CLASS[URIRef(o)]
-    # Categories are shown only when a paper uses them (not the archives and groups above).
-    subjects = _rows(graph, DCTERMS.subject)
-    used_categories = {o for _, o, is_iri in subjects if is_iri}
-    kinds = {n: k for n, k in kinds.items() if k != "Category" or n in used_categories}
+    from .structure import read_structure
 
-    attrs: dict[str, dict] = {n: {"kind": k} for n, k in kinds.items()}
+    structure = structure if structure is not None else read_structure(graph)
+    nxg = nx.MultiDiGraph()
+    nxg.add_nodes_from(node_attributes(graph, structure).items())
+    nxg.add_edges_from((s, o, relation, {"relation": relation}) for s, o, relation in structure.edges())
+    return nxg
+
+
+def node_attributes(graph, structure, *, only: set[str] | None = None, details: set[str] | None = None) -> dict[str, dict]:
+    """The attributes of each node of ``structure`` (in its order), or of each node in ``only``.
+
+    With ``details``, the nodes outside it carry only what names them (kind, label, title;
+    results keep everything, since their label is made of their value): the neighbours of a
+    page's nodes, listed by name in its details panel.
+    """
+    attrs: dict[str, dict] = {n: {"kind": k} for n, k in zip(structure.nodes, structure.kinds)
+                              if only is None or n in only}
+    kinds = {n: a["kind"] for n, a in attrs.items()}
+    named_only = set() if details is None else {n for n, k in kinds.items()
+                                                if n not in details and k not in ("Result", "Improvement")}
     aliases: dict[str, list[str]] = defaultdict(list)
     categories: dict[str, list[str]] = defaultdict(list)
     notation: dict[str, str] = {}
     for p, keys in _TEXT_ATTRIBUTES:
-        for s, o, is_iri in _rows(graph, p):
+        naming = tuple(k for k in keys if k in _NAMING)
+        for s, o, is_iri in rows(graph, p):
             a = attrs.get(s)
             if a is not None:
-                for key in keys:
+                for key in naming if s in named_only else keys:
                     a[key] = _text(o, is_iri)
-    for s, o, _ in _rows(graph, FABIO.hasPublicationYear):
-        if s in attrs:
+    for s, o, _ in rows(graph, FABIO.hasPublicationYear):
+        if s in attrs and s not in named_only:
             attrs[s]["year"] = int(o[:4])
     for p, key in ((FOAF.page, "url"), (SKG.value, "value"), (SKG.valueText, "value_text")):
-        for s, o, _ in _rows(graph, p):
-            if s in attrs:
+        for s, o, _ in rows(graph, p):
+            if s in attrs and s not in named_only:
                 attrs[s][key] = o
-    for s, o, is_iri in _rows(graph, SKOS.prefLabel):
+    for s, o, is_iri in rows(graph, SKOS.prefLabel):
         if s in attrs:
             attrs[s]["label"] = _text(o, is_iri)
             if kinds[s] == "Category":
                 attrs[s]["name"] = _text(o, is_iri)
-    for s, o, is_iri in _rows(graph, SKOS.notation):
+    for s, o, is_iri in rows(graph, SKOS.notation):
         if s in attrs:
             notation[s] = _text(o, is_iri)
-    for s, o, is_iri in _rows(graph, SKOS.altLabel):
-        if s in attrs:
+    for s, o, is_iri in rows(graph, SKOS.altLabel):
+        if s in attrs and s not in named_only:
             aliases[s].append(_text(o, is_iri))
     for node, code in notation.items():
-        if node in attrs:
-            attrs[node]["label"] = code
-    for paper, cat, _ in subjects:
-        if cat in notation:
+        attrs[node]["label"] = code
+    for paper, cat, _ in rows(graph, DCTERMS.subject):
+        if paper in attrs and paper not in named_only and cat in notation:
             categories[paper].append(notation[cat])
 
-    nxg = nx.MultiDiGraph()
+    out = {}
     for node, a in attrs.items():
         if node in aliases:
             a["aliases"] = "; ".join(sorted(aliases[node]))
@@ -157,11 +172,5 @@ def to_networkx(graph) -> nx.MultiDiGraph:
             sign = {"increase": "+", "decrease": "−"}.get(a.get("change", ""), "") if a["kind"] == "Improvement" else ""
             a["label"] = sign + value_text(written, a.get("unit"))
         a.setdefault("label", node.rsplit("/", 1)[-1])
-        nxg.add_node(node, **dict(sorted(a.items())))  # attributes in a fixed order
-    nxg.add_edges_from(
-        (s, o, relation, {"relation": relation})
-        for prop, relation in RELATIONS.items()
-        for s, o, _ in _rows(graph, prop)
-        if s in attrs and o in attrs
-    )
-    return nxg
+        out[node] = dict(sorted(a.items()))  # attributes in a fixed order
+    return out
