@@ -73,6 +73,16 @@ class Build:
 
         return [unpack(e) for (e,) in self.store.manifest.rows("SELECT extraction FROM records ORDER BY seq")]
 
+    def records_and_extractions(self) -> Iterator[tuple[Record, Extraction]]:
+        """Each record with its extraction as the graph has it, in input order, read one at a
+        time from the manifest (a large build does not hold them all)."""
+        from .store.manifest import unpack
+
+        rows = self.store.manifest.rows("SELECT record, extraction FROM records ORDER BY seq")
+        if self.report.outcome is not None:  # corrected extractions are in memory already
+            return zip((unpack(r) for r, _ in rows), self.report.outcome.extractions)
+        return ((unpack(r), unpack(e)) for r, e in rows)
+
     @cached_property
     def entities(self) -> list[Entity]:
         """The entities the graph describes, by key."""
@@ -232,7 +242,7 @@ def write_outputs(result: Build, out_dir: str | Path, *, html: bool = True) -> d
     }
 
     def extraction_lines(fh) -> None:
-        for r, e in zip(result.records, result.extractions):
+        for r, e in result.records_and_extractions():
             line = json.dumps(extraction_record(r, e, result.linker), ensure_ascii=False, sort_keys=True)
             fh.write((line + "\n").encode("utf-8"))
 

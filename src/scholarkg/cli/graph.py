@@ -73,7 +73,7 @@ def build(inputs, out, store, input_format, strict, fail_on_problems, no_html, c
         result = run_build(inputs, format=input_format, problems=problems, progress=progress,
                            curation=curation, enrichment=enrichment)
         progress.done()
-        if not result.records:
+        if not result.report.records:
             raise errors.InputError(
                 f"no usable record in the input ({len(problems.items)} problems, "
                 f"{problems.skipped_records} records skipped); {out} was left as it was"
