@@ -148,7 +148,7 @@ def build(
     an arXiv enrichment file merged into the records as they are read (:mod:`scholarkg.enrich`).
     ``extractor`` replaces :func:`scholarkg.extract.extract_many` (same interface).
     The statements are held in memory up to ``memory_budget`` bytes (default
-    ``$SCHOLARKG_BUILD_MEMORY_MB`` or 1 GiB) and in a temporary database on disk past it
+    ``$SCHOLARKG_BUILD_MEMORY_MB`` or 512 MB) and in a temporary database on disk past it
     (:class:`scholarkg.store.memory.MemoryStore`).
     """
     from .store.build import run_stages

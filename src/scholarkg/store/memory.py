@@ -5,18 +5,19 @@ a folder build runs the same stages as ``build --store``; the manifest (records,
 the text of every part of the graph) lives in a temporary folder that is removed when the
 build is closed or collected. :mod:`scholarkg.pipeline` writes the files from it.
 
-The statements stay in an in-memory Oxigraph store while they fit in the build's memory budget
-(``$SCHOLARKG_BUILD_MEMORY_MB``, default 1 GiB). Past it, they move once to an on-disk Oxigraph
-database in the same temporary folder and the build goes on there: loading into the database
-costs more CPU (about 7 s per million statements), but its memory stays bounded, so a folder
-build of hundreds of thousands of records does not hold tens of millions of statements in RAM.
-The outputs are the same either way; they are written from the manifest's sorted text.
+The statements stay in an in-memory Oxigraph store while they fit in the build's memory
+budget (``$SCHOLARKG_BUILD_MEMORY_MB``, default 512 MB: about 1.3 million statements at
+:data:`~scholarkg.store.open.BYTES_PER_STATEMENT`). Past it, they move once to an on-disk
+Oxigraph database in the same temporary folder and the build goes on there: loading into the
+database costs more CPU (about 7 s per million statements), but its memory stays bounded, so a
+folder build of hundreds of thousands of records does not hold tens of millions of statements
+in RAM. The outputs are the same either way; they are written from the manifest's sorted text.
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
-import os
 import tempfile
 from pathlib import Path
 
@@ -24,7 +25,8 @@ __all__ = ["MemoryStore", "DEFAULT_BUILD_BUDGET", "build_budget_from_env"]
 
 log = logging.getLogger(__name__)
 
-DEFAULT_BUILD_BUDGET = 1 << 30  # bytes of in-memory statements a folder build holds before moving to disk
+DEFAULT_BUILD_BUDGET = 512 << 20  # bytes of in-memory statements a folder build holds before moving to disk
+_MOVE_SLICE = 100_000  # statements moved to disk at a time
 ENV_BUILD_BUDGET = "SCHOLARKG_BUILD_MEMORY_MB"
 
 
@@ -68,7 +70,11 @@ class MemoryStore:
         log.info("folder build: %d statements pass the memory budget (%d MB); going on in a database in %s",
                  self._loaded, self.budget >> 20, self.path)
         disk = pyoxigraph.Store(str(self.path / "oxigraph"))
-        disk.bulk_extend(self.ox)
+        quads = iter(self.ox)
+        # in slices: Oxigraph's bulk loader holds what it is given in memory while it sorts
+        while chunk := list(itertools.islice(quads, _MOVE_SLICE)):
+            disk.bulk_extend(chunk)
+        del quads, chunk
         self.ox = disk
         self.on_disk = True
 
