@@ -56,13 +56,13 @@ bench: install
 fuzz: install-test system-deps
 	$(BIN)/python bench/fuzz.py --report bench/results/fuzz.md
 
-## Speed targets (about 15 minutes here): extract alone, build --store and build --out in CPU-seconds,
+## Speed targets (about 10 minutes here): extract alone, build --store and build --out in CPU-seconds,
 ## every named query on disk, in memory and on rdflib, exports and render, at a million statements
 ## built with the project's extractor; writes bench/results/targets.md
 bench-store: install-test
 	$(BIN)/python bench/bench_targets.py --records 2800 --rdflib-timeout 20
 
-## Peak memory of both builds at 100,000 records (about an hour here); writes bench/results/peak.md
+## Peak memory of both builds at 100,000 records (about 40 minutes here); writes bench/results/peak.md
 bench-peak: install-test
 	$(BIN)/python bench/bench_targets.py --peak-only --records 100000
 
