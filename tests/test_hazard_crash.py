@@ -113,6 +113,23 @@ def _kill_loop(target: Path, attempts: int, work_for, delay_for, rng: random.Ran
     return counts
 
 
+def _kill_writing_until(target: Path, whole: float, rng: random.Random, refs, killed: int, finished: int) -> dict[str, int]:
+    """Kill ``replace_directory`` into ``target`` in rounds of 50 until both outcomes were seen.
+
+    ``whole`` is one rough timing of the writing; on a shared machine it can be far off, so the
+    spread of kill moments is narrowed or widened between rounds (at most 8) until at least
+    ``killed`` attempts were killed and ``finished`` ran to the end."""
+    counts, spread = {"killed": 0, "finished": 0}, 1.3
+    for _round in range(8):
+        if counts["killed"] >= killed and counts["finished"] >= finished:
+            break
+        got = _kill_loop(target, 50, lambda name: (lambda: replace_directory(target, refs[name])),
+                         lambda s=spread: rng.uniform(0, s) * whole, rng, refs)
+        counts = {k: counts[k] + got[k] for k in counts}
+        spread *= 0.6 if got["killed"] < 10 else 1.6 if got["finished"] < 3 else 1.0
+    return counts
+
+
 def test_kill_while_writing_outputs(tmp_path, builds):
     target = builds["target"]()
     write_outputs(builds["A"], target)
@@ -123,17 +140,8 @@ def test_kill_while_writing_outputs(tmp_path, builds):
                         lambda: rng.uniform(0.5, 1.1) * full, rng, builds["files"])
     assert counts["killed"] >= 2, counts
     whole = _child_seconds(lambda: replace_directory(builds["target"](), builds["files"]["A"]))
-    # The writing itself, many times: kills spread over the few milliseconds it takes. On a
-    # shared machine one timing of it is rough, so the spread is widened or narrowed between
-    # rounds until both outcomes have been seen often enough.
-    counts, spread = {"killed": 0, "finished": 0}, 1.3
-    for _round in range(8):
-        if counts["killed"] >= 20 and counts["finished"] >= 5:
-            break
-        got = _kill_loop(target, 50, lambda name: (lambda: replace_directory(target, builds["files"][name])),
-                         lambda s=spread: rng.uniform(0, s) * whole, rng, builds["files"])
-        counts = {k: counts[k] + got[k] for k in counts}
-        spread *= 0.6 if got["killed"] < 10 else 1.6 if got["finished"] < 3 else 1.0
+    # The writing itself, many times: kills spread over the few milliseconds it takes.
+    counts = _kill_writing_until(target, whole, rng, builds["files"], killed=20, finished=5)
     assert counts["killed"] >= 20 and counts["finished"] >= 5, counts
     replace_directory(target, builds["files"]["B"])  # the next build completes and cleans up
     assert snapshot(target) == builds["files"]["B"] and leftovers(target) == []
@@ -146,9 +154,8 @@ def test_kill_while_writing_without_atomic_exchange(tmp_path, builds, monkeypatc
     replace_directory(target, builds["files"]["A"])
     whole = _child_seconds(lambda: replace_directory(builds["target"](), builds["files"]["B"]))
     rng = random.Random(11)
-    counts = _kill_loop(target, 40, lambda name: (lambda: replace_directory(target, builds["files"][name])),
-                        lambda: rng.uniform(0, 1.3) * whole, rng, builds["files"])
-    assert counts["killed"] >= 10, counts
+    counts = _kill_writing_until(target, whole, rng, builds["files"], killed=10, finished=3)
+    assert counts["killed"] >= 10 and counts["finished"] >= 3, counts
     replace_directory(target, builds["files"]["A"])
     assert snapshot(target) == builds["files"]["A"] and leftovers(target) == []
 
