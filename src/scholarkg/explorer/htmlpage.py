@@ -24,11 +24,9 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-import networkx as nx
-
 from ..errors import UsageError
 from .page import page_data
-from .select import DEFAULT_MAX_NODES, View, describe, select_view
+from .select import DEFAULT_MAX_NODES, Drawn, View, describe, select_view
 from .structure import StructureDetails, read_structure
 from .view import node_attributes, to_networkx
 
@@ -139,9 +137,7 @@ def choose_view(graph, *, focus=None, depth=1, types=None, min_degree=0, query=N
     choice = structure.choose(types=types, min_degree=min_degree, max_nodes=max_nodes)
     drawn = set(choice.nodes)
     attrs = node_attributes(graph, structure, only=structure.around(choice.nodes), details=drawn)
-    view = nx.MultiDiGraph()
-    view.add_nodes_from((node, attrs[node]) for node in choice.nodes)
-    view.add_edges_from((s, o, relation, {"relation": relation}) for s, o, relation in structure.edges(drawn))
+    view = Drawn({node: attrs[node] for node in choice.nodes}, list(structure.edges(drawn)))
     return StructureDetails(structure, attrs), View(view, choice.total, choice.hidden, None,
                                                     describe(min_degree=min_degree, types=types))
 

@@ -20,12 +20,11 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-from rdflib import URIRef
 from rdflib.namespace import DCTERMS, RDF
 
 from .layout import components
 from .page import Details
-from .view import _KIND_OF_CLASS, RELATIONS, rows
+from .view import _KIND_OF_CLASS, RELATIONS, rows, subjects
 
 __all__ = ["Structure", "StructureDetails", "Choice", "read_structure"]
 
@@ -209,10 +208,11 @@ def read_structure(source) -> Structure:
     """The :class:`Structure` of ``source`` (an rdflib graph or a pyoxigraph store), read
     with one SPARQL query per relation."""
     kinds: dict[str, str] = {}
-    for s, o, _ in rows(source, RDF.type, tuple(_KIND_OF_CLASS)):
-        # Entities are SKOS concepts too: their own class names their kind, not "Category".
-        if kinds.get(s, "Category") == "Category":
-            kinds[s] = _KIND_OF_CLASS[URIRef(o)]
+    for cls, kind in _KIND_OF_CLASS.items():
+        for s in subjects(source, RDF.type, cls):
+            # Entities are SKOS concepts too: their own class names their kind, not "Category".
+            if kinds.get(s, "Category") == "Category":
+                kinds[s] = kind
     # Categories are shown only when a paper uses them (not the archives and groups above).
     used = {o for _, o, is_iri in rows(source, DCTERMS.subject) if is_iri}
     kinds = {n: k for n, k in kinds.items() if k != "Category" or n in used}

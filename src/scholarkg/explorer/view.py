@@ -88,6 +88,17 @@ def rows(source, predicate: URIRef, objects: tuple[URIRef, ...] = ()) -> Iterato
             if isinstance(row[0], ox.NamedNode))
 
 
+def subjects(source, predicate: URIRef, obj: URIRef) -> Iterator[str]:
+    """The IRIs that have ``obj`` as their ``predicate`` in ``source`` (as :func:`rows` reads
+    it). One column costs half what two do when a store hands rows to Python."""
+    if isinstance(source, Graph):
+        return (str(s) for s in source.subjects(predicate, obj) if isinstance(s, URIRef))
+    import pyoxigraph as ox
+
+    answer = source.query(f"SELECT ?s WHERE {{ ?s <{predicate}> <{obj}> }}", use_default_graph_as_union=True)
+    return (row[0].value for row in answer if isinstance(row[0], ox.NamedNode))
+
+
 def _text(value: str, is_iri: bool) -> str:
     return "" if is_iri else value
 
