@@ -42,9 +42,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
+from operator import itemgetter
 from pathlib import Path
 
-from rdflib import Graph, Literal
+from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.term import Node
 
 from .errors import QueryError, UsageError
@@ -158,8 +159,6 @@ def split_order(text: str) -> tuple[str, list[tuple[str, bool]]]:
 
 def _sort_key(term):
     """SPARQL's order of terms: unbound, blank nodes, IRIs, then literals (numbers by value)."""
-    from rdflib import BNode, URIRef
-
     if term is None:
         return (0, 0, "")
     if isinstance(term, BNode):
@@ -176,13 +175,20 @@ def _sort_key(term):
 
 def order_rows(names: list[str], rows: list[tuple], keys: list[tuple[str, bool]]) -> list[tuple]:
     """``rows`` in the order of ``keys`` (variable, descending); ties in the order of their values."""
-    key = lru_cache(maxsize=None)(_sort_key)  # answers repeat their terms: each one's key made once
-    out = sorted(rows, key=lambda row: tuple(map(key, row)))
+    made: dict[int, tuple] = {}  # answers repeat their terms (often the same object): each key made once
+
+    def key(term):
+        found = made.get(id(term))  # the rows hold every term, so no id is reused meanwhile
+        if found is None:
+            found = made[id(term)] = _sort_key(term)
+        return found
+
+    decorated = sorted(((tuple(map(key, row)), row) for row in rows), key=itemgetter(0))
     for name, descending in reversed(keys):
         if name in names:
             i = names.index(name)
-            out.sort(key=lambda row: key(row[i]), reverse=descending)
-    return out
+            decorated.sort(key=lambda pair: pair[0][i], reverse=descending)
+    return [row for _, row in decorated]
 
 
 _WHERE = re.compile(r"^(?!\s*#).*?\bWHERE\s*\{", re.M)

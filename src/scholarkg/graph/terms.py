@@ -24,6 +24,9 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pyoxigraph as ox
+from rdflib import BNode as RdflibBNode
+from rdflib import Literal as RdflibLiteral
+from rdflib import URIRef
 from rdflib import namespace as rdflib_namespace
 
 from . import vocab
@@ -121,9 +124,6 @@ def Literal(value, *, datatype: ox.NamedNode | None = None, lang: str | None = N
 
 def to_rdflib(term):
     """The rdflib term of a pyoxigraph term (rdflib terms are returned as they are)."""
-    from rdflib import BNode, URIRef
-    from rdflib import Literal as RdflibLiteral
-
     if isinstance(term, ox.NamedNode):
         return URIRef(term.value)
     if isinstance(term, ox.Literal):
@@ -134,6 +134,6 @@ def to_rdflib(term):
             return RdflibLiteral(term.value)
         return RdflibLiteral(term.value, datatype=URIRef(datatype))
     if isinstance(term, ox.BlankNode):
-        return BNode(term.value)
+        return RdflibBNode(term.value)
     return term
 

@@ -95,14 +95,13 @@ def _collect(answer, max_rows: int, hidden: tuple[str, ...]) -> QueryResult:
         return QueryResult("ASK", boolean=bool(answer))
     if isinstance(answer, ox.QuerySolutions):
         names = [v.value for v in answer.variables]
-        width = range(len(names))
         convert = functools.lru_cache(maxsize=None)(to_rdflib)  # answers repeat their terms: each made once
         rows = []
         for solution in answer:
             if len(rows) >= max_rows:
                 log.warning("the result was cut at %d rows (see --max-rows)", max_rows)
                 break
-            rows.append(tuple(convert(solution[i]) for i in width))
+            rows.append(tuple(map(convert, solution)))  # a solution gives None for an unbound variable
         return QueryResult("SELECT", names, rows, hidden=hidden)
     from ..graph.builder import new_graph
 
