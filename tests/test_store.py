@@ -285,3 +285,32 @@ def test_store_exports_parse_back_to_the_graph_and_do_not_depend_on_build_order(
         with GraphStore(backward) as s2, open(b, "wb") as fb:
             export_store(s2, fmt, fb)
         assert a.read_bytes() == b.read_bytes()
+
+
+def test_records_and_extractions_kept_in_a_manifest_read_back_equal_in_either_pickle_form(seed_build):
+    """The manifest keeps every record and extraction pickled; they pickle as constructor
+    arguments, and pickles of the older field-by-field form (stores built before) still load."""
+    import copyreg
+    import io
+    import pickle
+
+    from scholarkg.store.manifest import pack, unpack
+
+    class OlderForm(pickle.Pickler):
+        def reducer_override(self, obj):
+            if hasattr(type(obj), "__dataclass_fields__"):
+                return copyreg.__newobj__, (type(obj),), obj.__getstate__()
+            return NotImplemented
+
+    def older(value) -> bytes:
+        buffer = io.BytesIO()
+        OlderForm(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+        return buffer.getvalue()
+
+    pairs = list(seed_build.records_and_extractions())
+    assert len(pairs) == 18 and sum(len(e.mentions) + len(e.results) for _, e in pairs) > 100
+    for record, extraction in pairs:
+        for value in (record, extraction):
+            assert unpack(pack(value)) == value
+            assert pickle.loads(older(value)) == value
+            assert older(value) != pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
