@@ -9,7 +9,7 @@ import random
 import pyoxigraph as ox
 import pytest
 from rdflib import Graph, Literal, URIRef
-from rdflib.namespace import DCTERMS, OWL, RDF, XSD
+from rdflib.namespace import DCTERMS, OWL, RDF, SKOS, XSD
 
 from scholarkg.graph.vocab import SKG
 from scholarkg.jsonld import context, jsonld_bytes
@@ -143,3 +143,14 @@ def test_bytes_depend_only_on_the_graph(bib_graph):
     first = jsonld_bytes(triples)
     random.Random(7).shuffle(triples)
     assert jsonld_bytes(triples) == first == serialize(bib_graph, "jsonld")
+
+
+def test_several_values_of_a_property_are_in_the_order_of_their_json_text():
+    s = URIRef("https://w3id.org/scholarkg/id/entity/t-0")
+    names = ["ab", "ab!", "ab c", "ab\tc", 'ab"c', "ab\\c", "abc", "Ab", "ab\u00e9", "a"]
+    triples = [(s, SKOS.altLabel, Literal(n)) for n in names]
+    triples.append((s, SKOS.altLabel, Literal("ab", lang="en")))  # written as an object among the strings
+    node = json.loads(jsonld_bytes(triples))["@graph"][0]
+    (values,) = [v for k, v in node.items() if not k.startswith("@")]
+    assert len(values) == len(names) + 1
+    assert values == sorted(values, key=lambda v: json.dumps(v, ensure_ascii=False, sort_keys=True))

@@ -27,10 +27,12 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-__all__ = ["context", "context_document", "write_jsonld", "jsonld_bytes", "subject_groups", "grouped"]
+__all__ = ["context", "context_document", "write_jsonld", "write_nodes", "node_object", "literal_parts", "compactor",
+           "jsonld_bytes", "subject_groups", "grouped"]
 
 _RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 _XSD = "http://www.w3.org/2001/XMLSchema#"
@@ -100,20 +102,39 @@ def _term_parts(term) -> tuple[str, str | None, str | None, bool]:
         return (term.value if kind == "NamedNode" else str(term)), None, None, True
     if kind == "Literal":
         if hasattr(term, "value") and hasattr(term.datatype, "value"):  # pyoxigraph
-            datatype = term.datatype.value
-            return term.value, (None if datatype in (_XSD_STRING, _LANG_STRING) else datatype), term.language, False
+            return literal_parts(term.value, term.datatype.value, term.language)
         datatype = str(term.datatype) if term.datatype is not None else None
         return str(term), (None if datatype == _XSD_STRING else datatype), term.language, False
     raise ValueError(f"cannot write {term!r} as JSON-LD: the graph has no blank nodes")
 
 
+def literal_parts(text: str, datatype: str, language: str | None) -> tuple[str, str | None, str | None, bool]:
+    """The parts of a literal given as its text, datatype IRI and language (``None`` for none)."""
+    return text, (None if datatype in (_XSD_STRING, _LANG_STRING) else datatype), language, False
+
+
+_NEEDS_ESCAPE = re.compile(r'[\x00-\x1f\\"]')
+
+
+def _order_key(value) -> str:
+    """The text ``json.dumps`` gives a value (what orders several values of one property),
+    made without the encoder for a string it writes unchanged between quotes."""
+    if isinstance(value, str) and _NEEDS_ESCAPE.search(value) is None:
+        return '"' + value + '"'
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
 def _node(subject, pairs: Iterable[tuple[Any, Any]], c: _Compactor) -> dict:
-    node: dict[str, Any] = {"@id": c.compact(_term_parts(subject)[0])}
+    return node_object(_term_parts(subject)[0], ((_term_parts(p)[0], *_term_parts(o)) for p, o in pairs), c)
+
+
+def node_object(subject: str, statements: Iterable[tuple[str, str, str | None, str | None, bool]], c: _Compactor) -> dict:
+    """The node object of ``subject`` (an IRI) from its statements as ``(predicate IRI, *parts)``
+    (see :func:`_term_parts`)."""
+    node: dict[str, Any] = {"@id": c.compact(subject)}
     types: list[str] = []
     values: dict[str, list] = {}
-    for predicate, obj in pairs:
-        p = _term_parts(predicate)[0]
-        text, datatype, language, is_iri = _term_parts(obj)
+    for p, text, datatype, language, is_iri in statements:
         if p == _RDF_TYPE and is_iri:
             types.append(c.classes.get(text) or c.compact(text))
             continue
@@ -147,7 +168,7 @@ def _node(subject, pairs: Iterable[tuple[Any, Any]], c: _Compactor) -> dict:
         node["@type"] = types[0] if len(types) == 1 else types
     for key, items in values.items():
         if len(items) > 1:
-            items = sorted(items, key=lambda v: json.dumps(v, ensure_ascii=False, sort_keys=True))
+            items = sorted(items, key=_order_key)
         node[key] = items[0] if len(items) == 1 else items
     return node
 
@@ -172,13 +193,22 @@ def write_jsonld(groups: Iterable[tuple[Any, Iterable[tuple[Any, Any]]]], write)
     (:func:`subject_groups` makes them from any triples; a store can give them as it reads).
     """
     c = _compactor()
+    write_nodes((_node(subject, pairs, c) for subject, pairs in groups), write)
+
+
+def write_nodes(nodes: Iterable[dict], write) -> None:
+    """Write the JSON-LD document of ``nodes`` (node objects, in subject order) to ``write``."""
     write('{"@context": ' + json.dumps(context(), ensure_ascii=False, sort_keys=True, indent=1) + ',\n"@graph": [')
     first = True
-    for subject, pairs in groups:
-        node = _node(subject, pairs, c)
+    for node in nodes:
         write(("\n" if first else ",\n") + json.dumps(node, ensure_ascii=False, sort_keys=True))
         first = False
     write("\n]}\n")
+
+
+def compactor() -> _Compactor:
+    """The compactor of the published context (for :func:`node_object`)."""
+    return _compactor()
 
 
 def jsonld_bytes(triples: Iterable[tuple[Any, Any, Any]]) -> bytes:

@@ -107,7 +107,7 @@ def write_jsonld(ntriples: str | Path, output: IO[bytes]) -> None:
     """The statements of the N-Triples file ``ntriples`` as JSON-LD (:mod:`scholarkg.jsonld`),
     one node object per subject in snapshot order: a snapshot holds each subject's statements
     together, so nothing but the current subject is held in memory."""
-    from ..jsonld import grouped, write_jsonld as write_groups
+    from ..jsonld import write_nodes
 
     buffer: list[str] = []
     size = 0
@@ -121,8 +121,34 @@ def write_jsonld(ntriples: str | Path, output: IO[bytes]) -> None:
             buffer.clear()
             size = 0
 
-    write_groups(grouped(sorted_statements(ntriples)), write)
+    write_nodes(_snapshot_nodes(ntriples), write)
     output.write("".join(buffer).encode("utf-8"))
+
+
+def _snapshot_nodes(ntriples: str | Path) -> Iterator[dict]:
+    """The node objects of a snapshot's subjects, in its order, read straight from the parser's
+    terms (a snapshot has no blank nodes: every subject and object is an IRI or a literal)."""
+    import pyoxigraph as ox
+
+    from ..jsonld import compactor, literal_parts, node_object
+
+    c = compactor()
+    subject, statements = None, []
+    for quad in ox.parse(path=str(ntriples), format=ox.RdfFormat.N_TRIPLES):
+        s = quad.subject.value
+        if s != subject:
+            if subject is not None:
+                yield node_object(subject, statements, c)
+            subject, statements = s, []
+        o = quad.object
+        if type(o) is ox.NamedNode:
+            statements.append((quad.predicate.value, o.value, None, None, True))
+        elif type(o) is ox.Literal:
+            statements.append((quad.predicate.value, *literal_parts(o.value, o.datatype.value, o.language)))
+        else:
+            raise ValueError(f"{ntriples}: cannot write {o} as JSON-LD: a snapshot has no blank nodes")
+    if subject is not None:
+        yield node_object(subject, statements, c)
 
 
 def snapshot_path(store_path: str | Path, format: str) -> Path:
