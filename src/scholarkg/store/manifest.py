@@ -258,19 +258,19 @@ class Manifest:
             yield blob
 
     def begin_rewrite(self, emissions, payloads: dict[str, tuple[int, str, bytes, bytes]]) -> None:
-        """Step 1 of a rewrite: rows written, digests NULL, references replaced."""
+        """Step 1 of a rewrite: rows written, digests NULL, references replaced (one statement
+        per table for the whole batch: each emission is of another record)."""
+        db = self.db
         with self.transaction():
-            for e in emissions:
-                seq, source, record, extraction = payloads[e.key]
-                self.db.execute("INSERT OR REPLACE INTO records VALUES (?, ?, ?, NULL, ?, ?, ?)",
-                                (e.key, seq, source, record, extraction, e.year))
-                for table in _RECORD_PARTS:
-                    self.db.execute(f"DELETE FROM {table} WHERE key = ?", (e.key,))
-                self.db.executemany("INSERT INTO record_labels VALUES (?, ?)", ((e.key, x) for x in e.labels))
-                named = set(e.named)
-                self.db.executemany("INSERT INTO record_entities VALUES (?, ?, ?)", ((e.key, x, int(x in named)) for x in e.referenced))
-                self.db.executemany("INSERT INTO record_shared VALUES (?, ?)", ((e.key, x) for x in e.subjects))
-                self.db.executemany("INSERT INTO record_authors VALUES (?, ?)", ((e.key, x) for x in e.authors))
+            db.executemany("INSERT OR REPLACE INTO records VALUES (?, ?, ?, NULL, ?, ?, ?)",
+                           ((e.key, *payloads[e.key], e.year) for e in emissions))
+            for table in _RECORD_PARTS:
+                db.executemany(f"DELETE FROM {table} WHERE key = ?", ((e.key,) for e in emissions))
+            db.executemany("INSERT INTO record_labels VALUES (?, ?)", ((e.key, x) for e in emissions for x in e.labels))
+            db.executemany("INSERT INTO record_entities VALUES (?, ?, ?)",
+                           ((e.key, x, int(x in named)) for e in emissions for named in (set(e.named),) for x in e.referenced))
+            db.executemany("INSERT INTO record_shared VALUES (?, ?)", ((e.key, x) for e in emissions for x in e.subjects))
+            db.executemany("INSERT INTO record_authors VALUES (?, ?)", ((e.key, x) for e in emissions for x in e.authors))
 
     def end_rewrite(self, emissions) -> None:
         """Step 3 of a rewrite: the statements are in the graph; their text is kept for snapshots."""
