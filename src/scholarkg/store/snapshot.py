@@ -63,8 +63,9 @@ def write_ntriples(manifest, output: IO[bytes]) -> int:
     return size
 
 
-def write_nquads(manifest, output: IO[bytes]) -> int:
-    """The blocks of ``manifest`` as N-Quads, in snapshot order; returns the statements written."""
+def write_nquads(manifest, output: IO[bytes], ntriples: IO[bytes] | None = None) -> int:
+    """The blocks of ``manifest`` as N-Quads, in snapshot order, and as N-Triples to
+    ``ntriples`` when given (each block read once for both); returns the statements written."""
     from .emit import as_nquads
     from .manifest import unpack_text
 
@@ -73,6 +74,8 @@ def write_nquads(manifest, output: IO[bytes]) -> int:
         data = unpack_text(text)
         count += data.count(b"\n")
         output.write(as_nquads(data, graph))
+        if ntriples is not None:
+            ntriples.write(data)
     return count
 
 
@@ -164,12 +167,10 @@ def write_store_snapshot(store) -> None:
     folder = Path(store.path) / "snapshot"
     folder.mkdir(exist_ok=True)
     nt = folder / SNAPSHOT_FILES["ntriples"]
-    with atomic_write(nt, "wb") as fh:
-        write_ntriples(store.manifest, fh)
+    with atomic_write(nt, "wb") as triples, atomic_write(folder / SNAPSHOT_FILES["nquads"], "wb") as quads:
+        count = write_nquads(store.manifest, quads, triples)
     with atomic_write(folder / SNAPSHOT_FILES["turtle"], "wb") as fh:
         write_turtle(nt, fh)
-    with atomic_write(folder / SNAPSHOT_FILES["nquads"], "wb") as fh:
-        count = write_nquads(store.manifest, fh)
     write_text(folder / INFO, json.dumps({"statements": count}) + "\n")
 
 
