@@ -25,14 +25,13 @@ bytes that depend only on the graph.
 from __future__ import annotations
 
 import functools
-import itertools
 import json
 import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 __all__ = ["context", "context_document", "write_jsonld", "write_nodes", "node_object", "literal_parts", "compactor",
-           "jsonld_bytes", "subject_groups", "grouped"]
+           "jsonld_bytes", "subject_groups"]
 
 _RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 _XSD = "http://www.w3.org/2001/XMLSchema#"
@@ -216,9 +215,3 @@ def jsonld_bytes(triples: Iterable[tuple[Any, Any, Any]]) -> bytes:
     chunks: list[str] = []
     write_jsonld(subject_groups(triples), chunks.append)
     return "".join(chunks).encode("utf-8")
-
-
-def grouped(sorted_triples: Iterable[tuple[Any, Any, Any]]) -> Iterator[tuple[Any, Iterator[tuple[Any, Any]]]]:
-    """Triples already in subject order (a sorted store scan) as groups, without holding them."""
-    for subject, triples in itertools.groupby(sorted_triples, key=lambda t: t[0]):
-        yield subject, ((p, o) for _s, p, o in triples)
