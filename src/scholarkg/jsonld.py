@@ -90,7 +90,8 @@ class _Compactor:
 
 
 @functools.cache
-def _compactor() -> _Compactor:
+def compactor() -> _Compactor:
+    """The compactor of the published context (for :func:`node_object`)."""
     return _Compactor(context())
 
 
@@ -191,7 +192,7 @@ def write_jsonld(groups: Iterable[tuple[Any, Iterable[tuple[Any, Any]]]], write)
     ``groups`` are ``(subject, statements)`` pairs in subject order, each subject once
     (:func:`subject_groups` makes them from any triples; a store can give them as it reads).
     """
-    c = _compactor()
+    c = compactor()
     write_nodes((_node(subject, pairs, c) for subject, pairs in groups), write)
 
 
@@ -203,11 +204,6 @@ def write_nodes(nodes: Iterable[dict], write) -> None:
         write(("\n" if first else ",\n") + json.dumps(node, ensure_ascii=False, sort_keys=True))
         first = False
     write("\n]}\n")
-
-
-def compactor() -> _Compactor:
-    """The compactor of the published context (for :func:`node_object`)."""
-    return _compactor()
 
 
 def jsonld_bytes(triples: Iterable[tuple[Any, Any, Any]]) -> bytes:
