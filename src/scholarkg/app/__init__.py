@@ -166,7 +166,7 @@ class App:
         q = get_named_query(name)
         bindings = q.bindings(values)
         chooser = getattr(q, "text_for", None)
-        text = inline_values(chooser(bindings) if chooser else q.text, bindings)
+        text = inline_values(chooser(bindings, "oxigraph") if chooser else q.text, bindings)  # the endpoint's engines are Oxigraph
         if limit is not None:
             text = text.rstrip() + f"\nLIMIT {limit + 1}" + (f" OFFSET {offset}" if offset else "") + "\n"
         return text, limit
