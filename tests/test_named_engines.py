@@ -148,7 +148,7 @@ def test_the_text_with_its_parameters_written_in_answers_as_the_bound_query(sour
 
     q = named_queries()[name]
     bindings = q.bindings(values)
-    text, _keys = split_order(q.text_for(bindings, "oxigraph"))
+    text, _keys = split_order(q.text_for(bindings, "memory"))
     inlined = run_store_query(sources["memory"], inline_values(text, bindings))
     bound = run_named(sources["memory"], name, values)
     shown = [i for i, v in enumerate(inlined.vars) if v in bound.vars]

@@ -18,14 +18,17 @@ author`` (when it is given), that give the same answer for those values with a c
 :meth:`NamedQuery.text_for` chooses the most specific one that applies, and a test checks that
 every variant answers as the first query does.
 
-A variant may also name the engine it is written for (``#-- variant: entity="" engine=oxigraph``).
-The two engines join differently. Oxigraph joins a group's patterns by looking each solution's
+A variant may also name the engines it is written for: ``engine=disk`` (Oxigraph on a store on
+disk), ``engine=memory`` (Oxigraph on a store's in-memory copy), ``engine=oxigraph`` (both) or
+``engine=rdflib`` (``#-- variant: entity="" engine=disk``). The engines join differently. Oxigraph joins a group's patterns by looking each solution's
 next pattern up in an index; on a store on disk every such look-up is a seek in RocksDB, so an
 answer of 47,000 mentions with ten properties each costs half a million seeks. Written with one
 subquery per pattern, each pattern is read once, in one scan of its index, and Oxigraph joins
-the parts by hashing (three to four times faster on disk at a million statements, about the
-same in memory). rdflib evaluates such subqueries by nested loops instead, up to 40 times
-slower than the plain group, so it keeps the plain text.
+the parts by hashing (two to three times faster on disk at a million statements). In memory a
+look-up is cheap, and the same text is faster for some queries and slower for others (from
+half the time to 1.2 times it), so each query names where its text pays. rdflib evaluates such
+subqueries by nested loops, up to 40 times slower than the plain group, so it keeps the plain
+text.
 
 The ``ORDER BY`` of a named query (variables, ``ASC``/``DESC``) is applied here, in Python, to
 the rows the engine returns unordered (:func:`run_named`): on a store on disk an engine sorts by
@@ -94,7 +97,8 @@ _PARAM = re.compile(r'(\w+)\s*=\s*"([^"]*)"\s*(?::\s*(.*))?')
 _VARIANT = re.compile(r"^#-- variant:(.*)$", re.M)
 _CONDITION = re.compile(r'(\w+)(="")?')
 _ENGINE = re.compile(r"\bengine=(\w+)")
-ENGINES = ("oxigraph", "rdflib")
+ENGINES = ("disk", "memory", "rdflib")
+_ENGINE_NAMES = {"oxigraph": ("disk", "memory"), "disk": ("disk",), "memory": ("memory",), "rdflib": ("rdflib",)}
 ENGINE = " engine"  # the key of a variant's engine among its conditions (no parameter has a space)
 _ORDER = re.compile(r"\bORDER\s+BY((?:\s+(?:\?\w+|(?:ASC|DESC)\s*\(\s*\?\w+\s*\)))+)\s*$", re.I)
 _KEY = re.compile(r"(?:(ASC|DESC)\s*\(\s*)?\?(\w+)", re.I)
@@ -108,16 +112,16 @@ class NamedQuery:
     text: str
     params: dict[str, tuple[str, str]] = field(default_factory=dict)  # name -> (default, help)
     # (conditions, text): conditions map a parameter to True (given) or False (empty), and
-    # ENGINE to the engine the text is written for
-    variants: tuple[tuple[dict[str, bool | str], str], ...] = ()
+    # ENGINE to the engines the text is written for
+    variants: tuple[tuple[dict[str, bool | tuple[str, ...]], str], ...] = ()
 
     def text_for(self, bindings: Mapping[str, str], engine: str | None = None) -> str:
         """The cheapest text that answers for these parameter values on ``engine`` (one of
         :data:`ENGINES`; ``None`` takes no engine's own variant), see the module docstring."""
         best, best_size = self.text, 0
         for conditions, text in self.variants:
-            wanted = conditions.get(ENGINE, engine)
-            if wanted == engine and all(bool(bindings.get(name, "")) == given for name, given in conditions.items() if name != ENGINE):
+            engines = conditions.get(ENGINE)
+            if (engines is None or engine in engines) and all(bool(bindings.get(name, "")) == given for name, given in conditions.items() if name != ENGINE):
                 if len(conditions) > best_size:
                     best, best_size = text, len(conditions)
         return best
@@ -140,11 +144,11 @@ def _parse_named(path: Path) -> NamedQuery:
     variants = []
     for spec, body in zip(sections[1::2], sections[2::2]):
         engine = _ENGINE.search(spec)
-        if engine is not None and engine.group(1) not in ENGINES:
-            raise ValueError(f"{path}: a variant names an unknown engine {engine.group(1)!r} (known: {', '.join(ENGINES)})")
-        conditions: dict[str, bool | str] = {m.group(1): m.group(2) is None for m in _CONDITION.finditer(_ENGINE.sub("", spec))}
+        if engine is not None and engine.group(1) not in _ENGINE_NAMES:
+            raise ValueError(f"{path}: a variant names an unknown engine {engine.group(1)!r} (known: {', '.join(_ENGINE_NAMES)})")
+        conditions: dict[str, bool | tuple[str, ...]] = {m.group(1): m.group(2) is None for m in _CONDITION.finditer(_ENGINE.sub("", spec))}
         if engine is not None:
-            conditions[ENGINE] = engine.group(1)
+            conditions[ENGINE] = _ENGINE_NAMES[engine.group(1)]
         variants.append((conditions, prefixes + body.strip() + "\n"))
     meta: dict[str, str] = {}
     params: dict[str, tuple[str, str]] = {}
@@ -512,7 +516,8 @@ def run_named(
     q = get_named_query(name)
     bindings = q.bindings(values)
     on_store = hasattr(source, "ox")
-    text, keys = split_order(q.text_for(bindings, "oxigraph" if on_store else "rdflib"))
+    engine = ("memory" if getattr(source, "in_memory", False) else "disk") if on_store else "rdflib"
+    text, keys = split_order(q.text_for(bindings, engine))
     text, sort_only = with_sort_columns(text, keys)
     if on_store:
         from .store.read import DEFAULT_MAX_ROWS as STORE_ROWS

@@ -166,7 +166,8 @@ class App:
         q = get_named_query(name)
         bindings = q.bindings(values)
         chooser = getattr(q, "text_for", None)
-        text = inline_values(chooser(bindings, "oxigraph") if chooser else q.text, bindings)  # the endpoint's engines are Oxigraph
+        engine = "memory" if self.endpoint.source.mode == "in-memory" else "disk"
+        text = inline_values(chooser(bindings, engine) if chooser else q.text, bindings)
         if limit is not None:
             text = text.rstrip() + f"\nLIMIT {limit + 1}" + (f" OFFSET {offset}" if offset else "") + "\n"
         return text, limit
