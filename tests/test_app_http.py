@@ -10,7 +10,11 @@ import urllib.request
 import pytest
 from test_app_browser import _serve
 
+from storekit import comparable
+
 from scholarkg import api
+from scholarkg.sparql import inline_values, named_queries, run_named
+from scholarkg.store import open_for_query
 
 
 def _get(url, accept="*/*"):
@@ -89,3 +93,28 @@ def test_without_the_app_only_the_endpoint_answers(seed_store):
     with server:
         assert _get(url + "/app/")[0] == 404
         assert _get(url + "/", accept="text/html")[0] == 200
+
+
+@pytest.fixture(scope="module")
+def base_on_disk(seed_store):
+    url, server = _serve(seed_store, "--memory-budget", "0")
+    with server:
+        yield url
+
+
+@pytest.mark.parametrize("name", sorted(named_queries()))
+def test_named_queries_served_from_disk_answer_as_the_store_does(base_on_disk, seed_store, name):
+    """The endpoint on disk sends each named query's text for the disk engine (some written
+    for it alone): the same rows as the query run on the store from Python."""
+    q = named_queries()[name]
+    status, _, body = _get(base_on_disk + "/app/named?name=" + name)
+    assert status == 200, body[:300]
+    answer = json.loads(body)
+    bindings = q.bindings({})
+    assert answer["query"] == inline_values(q.text_for(bindings, "disk"), bindings)
+    with open_for_query(seed_store, memory_budget=0) as store:
+        expected = run_named(store, name)
+    shown = [v for v in expected.vars if v not in expected.hidden]
+    served = [tuple(b[v]["value"] if v in b else None for v in shown) for b in answer["answer"]["results"]["bindings"]]
+    names, rows = expected.visible()
+    assert comparable(shown, served, q.text) == comparable(names, [tuple(None if x is None else str(x) for x in r) for r in rows], q.text)
