@@ -263,8 +263,13 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--name", default=None, help="report name (default targets, or peak with --peak-only)")
     parser.add_argument("--peak-only", action="store_true", help="only the two builds, once each: peak memory")
     parser.add_argument("--rss-cap-mb", type=float, default=4096, help="with --peak-only: stop a build past this much memory")
+    parser.add_argument("--report-only", action="store_true", help="write the report again from the last run's JSON, measuring nothing")
     args = parser.parse_args(argv)
     args.name = args.name or ("peak" if args.peak_only else "targets")
+    if args.report_only:
+        result = json.loads((args.results / f"{args.name}.json").read_text(encoding="utf-8"))
+        _save(result, (render_peak if args.peak_only else render_report)(result, args), args)
+        return
     from bench_store import write_corpus
 
     work = args.work
@@ -387,7 +392,8 @@ def render_report(r: dict, args) -> str:
         d, m, f = r["disk"]["queries"][name], r["memory"]["queries"][name], r["rdflib"]["queries"][name]
         rd = f"{f['median'] * 1000:.0f} ms" if f["median"] is not None else f"> {f['timeout']:.0f} s"
         ratio = (f["median"] if f["median"] is not None else f["timeout"]) / max(m["median"], 1e-6)
-        ratio_text = f"{ratio:.0f}x" if f["median"] is not None else f"> {ratio:.0f}x"
+        shown = f"{ratio:.1f}x" if ratio < 20 else f"{ratio:.0f}x"  # a decimal near the 10x goal
+        ratio_text = shown if f["median"] is not None else f"> {shown}"
         lines.append(f"| {name} | {d['rows']:,} | {d['median'] * 1000:.0f} ms | {m['median'] * 1000:.0f} ms | {rd} | {ratio_text} |")
         if d["median"] > 1.0:
             over_disk.append(name)

@@ -24,11 +24,11 @@ disk), ``engine=memory`` (Oxigraph on a store's in-memory copy), ``engine=oxigra
 next pattern up in an index; on a store on disk every such look-up is a seek in RocksDB, so an
 answer of 47,000 mentions with ten properties each costs half a million seeks. Written with one
 subquery per pattern, each pattern is read once, in one scan of its index, and Oxigraph joins
-the parts by hashing (two to three times faster on disk at a million statements). In memory a
+the parts by hashing (1.2 to 2.2 times faster on disk at a million statements). In memory a
 look-up is cheap, and the same text is faster for some queries and slower for others (from
-half the time to 1.2 times it), so each query names where its text pays. rdflib evaluates such
-subqueries by nested loops, up to 40 times slower than the plain group, so it keeps the plain
-text.
+half the time to 1.2 times it), so each query names where its text pays. rdflib joins such
+subqueries by nested loops (40 times slower than the plain group on ``related-entities``), so
+it keeps the plain text.
 
 The ``ORDER BY`` of a named query (variables, ``ASC``/``DESC``) is applied here, in Python, to
 the rows the engine returns unordered (:func:`run_named`): on a store on disk an engine sorts by
