@@ -119,7 +119,7 @@ def test_every_variant_is_used_by_some_parameter_setting():
         q = named_queries()[name]
         for engine in ENGINES:
             text = q.text_for(q.bindings(values), engine)
-            used |= {(name, i) for i, (_, variant) in enumerate(q.variants) if variant == text}
+            used |= {(name, i) for i, (_, _, variant) in enumerate(q.variants) if variant == text}
     every = {(name, i) for name, q in named_queries().items() for i in range(len(q.variants))}
     assert used == every
 

@@ -185,3 +185,21 @@ def test_rows_are_ordered_by_their_keys_and_ties_by_their_values():
         shown = [(n, d) for n, d in keys if n in names]
         assert order_rows(names, list(rows), keys) == _reference_order(names, rows, shown)
     check()
+
+
+def test_a_variant_written_for_an_engine_is_chosen_only_there(tmp_path):
+    from scholarkg.sparql import _parse_named
+
+    path = tmp_path / "q.rq"
+    path.write_text('# title: t\n# description: d\n# param: who = "" : a name\nSELECT ?who WHERE { ?s ?p ?who } # general\n'
+                    '#-- variant: who=""\nSELECT ?who WHERE { ?s ?p ?o } # empty\n'
+                    '#-- variant: who="" engine=disk\nSELECT ?who WHERE { { SELECT ?s WHERE { ?s ?p ?o } } } # empty on disk\n'
+                    '#-- variant: who engine=oxigraph\nSELECT ?who WHERE { ?s ?p ?who } # given, on Oxigraph\n', encoding="utf-8")
+    q = _parse_named(path)
+    chosen = {(who, engine): q.text_for({"who": who}, engine).rstrip().rpartition("# ")[2]
+              for who in ("", "x") for engine in ("disk", "memory", "rdflib")}
+    assert chosen == {("", "disk"): "empty on disk", ("", "memory"): "empty", ("", "rdflib"): "empty",
+                      ("x", "disk"): "given, on Oxigraph", ("x", "memory"): "given, on Oxigraph", ("x", "rdflib"): "general"}
+    path.write_text(path.read_text(encoding="utf-8").replace("engine=disk", "engine=postgres"), encoding="utf-8")
+    with pytest.raises(ValueError, match="unknown engine 'postgres'"):
+        _parse_named(path)

@@ -20,15 +20,15 @@ every variant answers as the first query does.
 
 A variant may also name the engines it is written for: ``engine=disk`` (Oxigraph on a store on
 disk), ``engine=memory`` (Oxigraph on a store's in-memory copy), ``engine=oxigraph`` (both) or
-``engine=rdflib`` (``#-- variant: entity="" engine=disk``). The engines join differently. Oxigraph joins a group's patterns by looking each solution's
-next pattern up in an index; on a store on disk every such look-up is a seek in RocksDB, so an
-answer of 47,000 mentions with ten properties each costs half a million seeks. Written with one
-subquery per pattern, each pattern is read once, in one scan of its index, and Oxigraph joins
-the parts by hashing (1.2 to 2.2 times faster on disk at a million statements). In memory a
-look-up is cheap, and the same text is faster for some queries and slower for others (from
-half the time to 1.2 times it), so each query names where its text pays. rdflib joins such
-subqueries by nested loops (40 times slower than the plain group on ``related-entities``), so
-it keeps the plain text.
+``engine=rdflib``, as in ``#-- variant: entity="" engine=disk``. The engines join differently.
+Oxigraph joins a group's patterns by looking each solution's next pattern up in an index; on a
+store on disk every such look-up is a seek in RocksDB, so an answer of 47,000 mentions with ten
+properties each costs half a million seeks. Written with one subquery per pattern, each pattern
+is read once, in one scan of its index, and Oxigraph joins the parts by hashing (1.2 to 2.2
+times faster on disk at a million statements). In memory a look-up is cheap, and the same text
+is faster for some queries and slower for others (from half the time to 1.2 times it), so each
+query names where its text pays. rdflib joins such subqueries by nested loops (40 times slower
+than the plain group on ``related-entities``), so it keeps the plain text.
 
 The ``ORDER BY`` of a named query (variables, ``ASC``/``DESC``) is applied here, in Python, to
 the rows the engine returns unordered (:func:`run_named`): on a store on disk an engine sorts by
@@ -54,6 +54,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
+from itertools import groupby
 from operator import itemgetter
 from pathlib import Path
 
@@ -99,7 +100,6 @@ _CONDITION = re.compile(r'(\w+)(="")?')
 _ENGINE = re.compile(r"\bengine=(\w+)")
 ENGINES = ("disk", "memory", "rdflib")
 _ENGINE_NAMES = {"oxigraph": ("disk", "memory"), "disk": ("disk",), "memory": ("memory",), "rdflib": ("rdflib",)}
-ENGINE = " engine"  # the key of a variant's engine among its conditions (no parameter has a space)
 _ORDER = re.compile(r"\bORDER\s+BY((?:\s+(?:\?\w+|(?:ASC|DESC)\s*\(\s*\?\w+\s*\)))+)\s*$", re.I)
 _KEY = re.compile(r"(?:(ASC|DESC)\s*\(\s*)?\?(\w+)", re.I)
 
@@ -111,19 +111,19 @@ class NamedQuery:
     description: str
     text: str
     params: dict[str, tuple[str, str]] = field(default_factory=dict)  # name -> (default, help)
-    # (conditions, text): conditions map a parameter to True (given) or False (empty), and
-    # ENGINE to the engines the text is written for
-    variants: tuple[tuple[dict[str, bool | tuple[str, ...]], str], ...] = ()
+    # (conditions, engines, text): conditions map a parameter to True (given) or False (empty);
+    # engines are those the text is written for (empty: any)
+    variants: tuple[tuple[dict[str, bool], tuple[str, ...], str], ...] = ()
 
     def text_for(self, bindings: Mapping[str, str], engine: str | None = None) -> str:
         """The cheapest text that answers for these parameter values on ``engine`` (one of
         :data:`ENGINES`; ``None`` takes no engine's own variant), see the module docstring."""
         best, best_size = self.text, 0
-        for conditions, text in self.variants:
-            engines = conditions.get(ENGINE)
-            if (engines is None or engine in engines) and all(bool(bindings.get(name, "")) == given for name, given in conditions.items() if name != ENGINE):
-                if len(conditions) > best_size:
-                    best, best_size = text, len(conditions)
+        for conditions, engines, text in self.variants:
+            if (not engines or engine in engines) and all(bool(bindings.get(name, "")) == given for name, given in conditions.items()):
+                size = len(conditions) + bool(engines)
+                if size > best_size:
+                    best, best_size = text, size
         return best
 
     def bindings(self, values: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -146,10 +146,9 @@ def _parse_named(path: Path) -> NamedQuery:
         engine = _ENGINE.search(spec)
         if engine is not None and engine.group(1) not in _ENGINE_NAMES:
             raise ValueError(f"{path}: a variant names an unknown engine {engine.group(1)!r} (known: {', '.join(_ENGINE_NAMES)})")
-        conditions: dict[str, bool | tuple[str, ...]] = {m.group(1): m.group(2) is None for m in _CONDITION.finditer(_ENGINE.sub("", spec))}
-        if engine is not None:
-            conditions[ENGINE] = _ENGINE_NAMES[engine.group(1)]
-        variants.append((conditions, prefixes + body.strip() + "\n"))
+        conditions = {m.group(1): m.group(2) is None for m in _CONDITION.finditer(_ENGINE.sub("", spec))}
+        engines = _ENGINE_NAMES[engine.group(1)] if engine is not None else ()
+        variants.append((conditions, engines, prefixes + body.strip() + "\n"))
     meta: dict[str, str] = {}
     params: dict[str, tuple[str, str]] = {}
     for line in text.splitlines():
@@ -165,7 +164,7 @@ def _parse_named(path: Path) -> NamedQuery:
                 params[pm.group(1)] = (pm.group(2), (pm.group(3) or "").strip())
         else:
             meta[key] = value
-    unknown = {name for conditions, _ in variants for name in conditions if name != ENGINE} - set(params)
+    unknown = {name for conditions, _, _ in variants for name in conditions} - set(params)
     if unknown:
         raise ValueError(f"{path}: a variant names unknown parameters {sorted(unknown)}")
     return NamedQuery(path.stem, meta.get("title", path.stem), meta.get("description", ""), text, params, tuple(variants))
@@ -217,16 +216,9 @@ def order_rows(names: list[str], rows: list[tuple], keys: list[tuple[str, bool]]
     for n in reversed(range(len(columns))):
         decorated.sort(key=lambda pair: pair[0][n], reverse=columns[n][1])
     out: list[tuple] = []
-    start = 0
-    while start < len(decorated):
-        end = start + 1
-        while end < len(decorated) and decorated[end][0] == decorated[start][0]:
-            end += 1
-        if end - start == 1:
-            out.append(decorated[start][1])
-        else:
-            out.extend(sorted((row for _, row in decorated[start:end]), key=lambda row: tuple(map(key, row))))
-        start = end
+    for _, group in groupby(decorated, key=itemgetter(0)):
+        tied = [row for _, row in group]
+        out.extend(tied if len(tied) == 1 else sorted(tied, key=lambda row: tuple(map(key, row))))
     return out
 
 
