@@ -8,9 +8,8 @@ import urllib.error
 import urllib.request
 
 import pytest
-from test_app_browser import _serve
-
 from storekit import comparable
+from test_app_browser import _serve
 
 from scholarkg import api
 from scholarkg.sparql import inline_values, named_queries, run_named
