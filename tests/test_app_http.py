@@ -117,3 +117,11 @@ def test_named_queries_served_from_disk_answer_as_the_store_does(base_on_disk, s
     served = [tuple(b[v]["value"] if v in b else None for v in shown) for b in answer["answer"]["results"]["bindings"]]
     names, rows = expected.visible()
     assert comparable(shown, served, q.text) == comparable(names, [tuple(None if x is None else str(x) for x in r) for r in rows], q.text)
+
+
+def test_a_name_given_in_another_case_is_sent_as_the_graph_writes_it(base_on_disk, seed_store):
+    status, _, body = _get(base_on_disk + "/app/named?name=author-entities&author=maojia%20song")
+    answer = json.loads(body)
+    assert status == 200 and '?person foaf:name "Maojia Song" .' in answer["query"]
+    served = {b["label"]["value"] for b in answer["answer"]["results"]["bindings"]}
+    assert served and served == {r["label"] for r in api.query(seed_store, named="author-entities", author="maojia song")}

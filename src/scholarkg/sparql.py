@@ -30,6 +30,14 @@ is faster for some queries and slower for others (from half the time to 1.2 time
 query names where its text pays. rdflib joins such subqueries by nested loops (40 times slower
 than the plain group on ``related-entities``), so it keeps the plain text.
 
+A parameter that names something case-insensitively can say which property's values it names
+(``# exact: author = foaf:name``). On a store, :func:`exact_values` first looks up how the given
+value is written in the graph (``maojia song`` is ``Maojia Song``); when it is written one way,
+or not at all, a variant for ``author=exact`` matches that form exactly. The engines then start
+from the property's index instead of reading every name, and the answer is the same: a value
+that equals the given one but for case is that one form. On 1,016,600 statements this takes an
+author's panels from 0.2 to 3 s on disk (0.1 to 0.9 s in memory) to a few milliseconds each.
+
 The ``ORDER BY`` of a named query (variables, ``ASC``/``DESC``) is applied here, in Python, to
 the rows the engine returns unordered (:func:`run_named`): on a store on disk an engine sorts by
 decoding every compared term from the database, which costs more than the query itself, and
@@ -50,7 +58,7 @@ import io
 import json
 import logging
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import lru_cache
@@ -87,16 +95,18 @@ __all__ = [
     "DEFAULT_MAX_ROWS",
     "RESULT_FORMATS",
     "ENGINES",
+    "exact_values",
 ]
 
 DEFAULT_TIMEOUT = 60.0  # seconds
 DEFAULT_MAX_ROWS = 1_000_000
 RESULT_FORMATS = ("table", "csv", "tsv", "json")
 
-_HEADER = re.compile(r"#\s*(title|description|param)\s*:\s*(.*)")
+_HEADER = re.compile(r"#\s*(title|description|param|exact)\s*:\s*(.*)")
+_EXACT = re.compile(r"(\w+)\s*=\s*(\S+)$")
 _PARAM = re.compile(r'(\w+)\s*=\s*"([^"]*)"\s*(?::\s*(.*))?')
 _VARIANT = re.compile(r"^#-- variant:(.*)$", re.M)
-_CONDITION = re.compile(r'(\w+)(="")?')
+_CONDITION = re.compile(r'(\w+)(="")?(=exact\b)?')
 _ENGINE = re.compile(r"\bengine=(\w+)")
 ENGINES = ("disk", "memory", "rdflib")
 _ENGINE_NAMES = {"oxigraph": ("disk", "memory"), "disk": ("disk",), "memory": ("memory",), "rdflib": ("rdflib",)}
@@ -111,17 +121,22 @@ class NamedQuery:
     description: str
     text: str
     params: dict[str, tuple[str, str]] = field(default_factory=dict)  # name -> (default, help)
-    # (conditions, engines, text): conditions map a parameter to True (given) or False (empty);
-    # engines are those the text is written for (empty: any)
-    variants: tuple[tuple[dict[str, bool], tuple[str, ...], str], ...] = ()
+    # (conditions, engines, text): conditions map a parameter to True (given), False (empty) or
+    # "exact" (given as the one way it is written in the graph); engines are those the text is
+    # written for (empty: any)
+    variants: tuple[tuple[dict[str, bool | str], tuple[str, ...], str], ...] = ()
+    exact: dict[str, str] = field(default_factory=dict)  # parameter -> the property whose values it names
 
-    def text_for(self, bindings: Mapping[str, str], engine: str | None = None) -> str:
+    def text_for(self, bindings: Mapping[str, str], engine: str | None = None, exact: Collection[str] = ()) -> str:
         """The cheapest text that answers for these parameter values on ``engine`` (one of
-        :data:`ENGINES`; ``None`` takes no engine's own variant), see the module docstring."""
+        :data:`ENGINES`; ``None`` takes no engine's own variant), with the parameters in
+        ``exact`` given as written in the graph (:func:`exact_values`); see the module docstring."""
         best, best_size = self.text, 0
         for conditions, engines, text in self.variants:
-            if (not engines or engine in engines) and all(bool(bindings.get(name, "")) == given for name, given in conditions.items()):
-                size = len(conditions) + bool(engines)
+            if (not engines or engine in engines) and all(
+                    name in exact if given == "exact" else bool(bindings.get(name, "")) == given
+                    for name, given in conditions.items()):
+                size = len(conditions) + bool(engines) + sum(given == "exact" for given in conditions.values())
                 if size > best_size:
                     best, best_size = text, size
         return best
@@ -146,11 +161,12 @@ def _parse_named(path: Path) -> NamedQuery:
         engine = _ENGINE.search(spec)
         if engine is not None and engine.group(1) not in _ENGINE_NAMES:
             raise ValueError(f"{path}: a variant names an unknown engine {engine.group(1)!r} (known: {', '.join(_ENGINE_NAMES)})")
-        conditions = {m.group(1): m.group(2) is None for m in _CONDITION.finditer(_ENGINE.sub("", spec))}
+        conditions = {m.group(1): "exact" if m.group(3) else m.group(2) is None for m in _CONDITION.finditer(_ENGINE.sub("", spec))}
         engines = _ENGINE_NAMES[engine.group(1)] if engine is not None else ()
         variants.append((conditions, engines, prefixes + body.strip() + "\n"))
     meta: dict[str, str] = {}
     params: dict[str, tuple[str, str]] = {}
+    exact: dict[str, str] = {}
     for line in text.splitlines():
         m = _HEADER.match(line.strip())
         if not m:
@@ -162,12 +178,17 @@ def _parse_named(path: Path) -> NamedQuery:
             pm = _PARAM.match(value)
             if pm:
                 params[pm.group(1)] = (pm.group(2), (pm.group(3) or "").strip())
+        elif key == "exact":
+            em = _EXACT.match(value)
+            if em is None:
+                raise ValueError(f"{path}: '# exact:' takes a parameter and a property, as in 'author = foaf:name'")
+            exact[em.group(1)] = em.group(2)
         else:
             meta[key] = value
-    unknown = {name for conditions, _, _ in variants for name in conditions} - set(params)
+    unknown = ({name for conditions, _, _ in variants for name in conditions} | set(exact)) - set(params)
     if unknown:
         raise ValueError(f"{path}: a variant names unknown parameters {sorted(unknown)}")
-    return NamedQuery(path.stem, meta.get("title", path.stem), meta.get("description", ""), text, params, tuple(variants))
+    return NamedQuery(path.stem, meta.get("title", path.stem), meta.get("description", ""), text, params, tuple(variants), exact)
 
 
 def split_order(text: str) -> tuple[str, list[tuple[str, bool]]]:
@@ -506,18 +527,29 @@ def run_named(
     and ``offset``/``limit`` page them (see the module docstring).
     """
     q = get_named_query(name)
-    bindings = q.bindings(values)
+    given = bindings = q.bindings(values)
     on_store = hasattr(source, "ox")
     engine = ("memory" if getattr(source, "in_memory", False) else "disk") if on_store else "rdflib"
-    text, keys = split_order(q.text_for(bindings, engine))
-    text, sort_only = with_sort_columns(text, keys)
+    exact: set[str] = set()
     if on_store:
         from .store.read import DEFAULT_MAX_ROWS as STORE_ROWS
         from .store.read import DEFAULT_TIMEOUT as STORE_TIMEOUT
         from .store.read import run_store_query
 
+        def written(lookup: str) -> list[tuple[str, bool]]:
+            return [(str(v), isinstance(v, Literal) and v.language is None and v.datatype in (None, _XSD_STRING))
+                    for v, in run_store_query(source, lookup, timeout=timeout or STORE_TIMEOUT).rows]
+
+        bindings, exact = exact_values(q, bindings, written)
+    text, keys = split_order(q.text_for(bindings, engine, exact))
+    text, sort_only = with_sort_columns(text, keys)
+    if on_store:
         result = run_store_query(source, text, bindings, allow_remote=allow_remote, hidden=tuple(q.params),
                                  timeout=timeout or STORE_TIMEOUT, max_rows=max_rows or STORE_ROWS)
+        for name in exact:  # the answer binds the parameter as given, as the general text does
+            if name in result.vars and bindings[name] != given[name]:
+                i, value = result.vars.index(name), Literal(given[name])
+                result.rows = [row[:i] + (value,) + row[i + 1:] for row in result.rows]
     else:
         result = run_query(source, text, bindings, allow_remote=allow_remote, hidden=tuple(q.params),
                            timeout=timeout, max_rows=max_rows)
@@ -528,6 +560,36 @@ def run_named(
             result.vars = [result.vars[i] for i in keep]
             result.rows = [tuple(row[i] for i in keep) for row in result.rows]
     return page(result, limit, offset)
+
+
+_XSD_STRING = URIRef("http://www.w3.org/2001/XMLSchema#string")
+
+
+def exact_lookup(q: NamedQuery, name: str, value: str) -> str:
+    """The query for the ways ``value`` of parameter ``name`` is written in the graph (the values
+    of its property equal to it but for case), at most two of them."""
+    prefixes = "".join(line + "\n" for line in q.text.splitlines() if line.upper().startswith("PREFIX "))
+    return (f"{prefixes}SELECT DISTINCT ?value WHERE {{ ?node {q.exact[name]} ?value . "
+            f"FILTER(LCASE(STR(?value)) = LCASE({sparql_string(value)})) }} LIMIT 2\n")
+
+
+def exact_values(q: NamedQuery, bindings: Mapping[str, str], written) -> tuple[dict[str, str], set[str]]:
+    """``bindings`` with each parameter that names a value case-insensitively (``# exact:``)
+    replaced by the one way that value is written in the graph, and the names so replaced.
+
+    ``written(query)`` runs :func:`exact_lookup`'s query and gives its values as (text, whether
+    a plain string). A parameter written one way, or not at all, can be matched exactly, which
+    the engines answer from an index; one written several ways keeps the case-insensitive text.
+    """
+    out, exact = dict(bindings), set()
+    for name in q.exact:
+        if out.get(name):
+            found = written(exact_lookup(q, name, out[name]))
+            if len(found) <= 1 and all(plain for _, plain in found):
+                exact.add(name)
+                if found:
+                    out[name] = found[0][0]
+    return out, exact
 
 
 _SELECT = re.compile(r"^\s*SELECT\s+(?P<modifier>DISTINCT\s+|REDUCED\s+)?(?P<clause>.*?)\bWHERE\b", re.S | re.I | re.M)

@@ -155,7 +155,7 @@ class App:
     # --- named queries ----------------------------------------------------------------------
 
     def _named_text(self, query: dict[str, list[str]]) -> tuple[str, int | None]:
-        from ..sparql import get_named_query, inline_values
+        from ..sparql import exact_values, get_named_query, inline_values
 
         values = {key: items[-1] for key, items in query.items()}
         name = values.pop("name", "")
@@ -164,13 +164,26 @@ class App:
         limit = _count(values.pop("limit", None), "limit")
         offset = _count(values.pop("offset", None), "offset") or 0
         q = get_named_query(name)
-        bindings = q.bindings(values)
+        bindings, exact = exact_values(q, q.bindings(values), self._written)
         chooser = getattr(q, "text_for", None)
         engine = "memory" if self.endpoint.source.mode == "in-memory" else "disk"
-        text = inline_values(chooser(bindings, engine) if chooser else q.text, bindings)
+        text = inline_values(chooser(bindings, engine, exact) if chooser else q.text, bindings)
         if limit is not None:
             text = text.rstrip() + f"\nLIMIT {limit + 1}" + (f" OFFSET {offset}" if offset else "") + "\n"
         return text, limit
+
+    def _written(self, lookup: str) -> list[tuple[str, bool]]:
+        """The values a lookup of :func:`scholarkg.sparql.exact_values` finds, as (text, whether
+        a plain string); an engine's error counts as a value that is not one, so the query keeps
+        its case-insensitive text."""
+        answer = self.endpoint.engine.run({"op": "query", "text": lookup, "accept": "application/sparql-results+json",
+                                           "default_graph": None, "named_graphs": None})
+        body = answer.body if isinstance(answer.body, bytes) else _drain(answer.body)
+        if answer.status != 200:
+            return [("", False)]
+        values = [row["value"] for row in json.loads(body)["results"]["bindings"]]
+        return [(v["value"], v["type"] == "literal" and "xml:lang" not in v and v.get("datatype", _XSD_STRING) == _XSD_STRING)
+                for v in values]
 
     def _answer(self, text: str, limit: int | None):
         from ..serve import Response
@@ -199,6 +212,9 @@ class App:
         from ..serve import Response
 
         return Response(303, f"see {where}\n".encode(), headers={"Location": where})
+
+
+_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 
 
 def _count(value: str | None, name: str) -> int | None:
