@@ -546,9 +546,9 @@ def run_named(
     if on_store:
         result = run_store_query(source, text, bindings, allow_remote=allow_remote, hidden=tuple(q.params),
                                  timeout=timeout or STORE_TIMEOUT, max_rows=max_rows or STORE_ROWS)
-        for name in exact:  # the answer binds the parameter as given, as the general text does
-            if name in result.vars and bindings[name] != given[name]:
-                i, value = result.vars.index(name), Literal(given[name])
+        for param in exact:  # the answer binds the parameter as given, as the general text does
+            if param in result.vars and bindings[param] != given[param]:
+                i, value = result.vars.index(param), Literal(given[param])
                 result.rows = [row[:i] + (value,) + row[i + 1:] for row in result.rows]
     else:
         result = run_query(source, text, bindings, allow_remote=allow_remote, hidden=tuple(q.params),
