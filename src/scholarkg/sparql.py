@@ -536,9 +536,10 @@ def run_named(
         from .store.read import DEFAULT_TIMEOUT as STORE_TIMEOUT
         from .store.read import run_store_query
 
-        def written(lookup: str) -> list[tuple[str, bool]]:
+        def written(lookup: str, value: str) -> list[tuple[str, bool]]:
+            rows = run_store_query(source, lookup, {"given": value}, timeout=timeout or STORE_TIMEOUT).rows
             return [(str(v), isinstance(v, Literal) and v.language is None and v.datatype in (None, _XSD_STRING))
-                    for v, in run_store_query(source, lookup, timeout=timeout or STORE_TIMEOUT).rows]
+                    for _, v in rows]
 
         bindings, exact = exact_values(q, bindings, written)
     text, keys = split_order(q.text_for(bindings, engine, exact))
@@ -565,26 +566,26 @@ def run_named(
 _XSD_STRING = URIRef("http://www.w3.org/2001/XMLSchema#string")
 
 
-def exact_lookup(q: NamedQuery, name: str, value: str) -> str:
-    """The query for the ways ``value`` of parameter ``name`` is written in the graph (the values
-    of its property equal to it but for case), at most two of them."""
+def exact_lookup(q: NamedQuery, name: str) -> str:
+    """The query for the ways the value bound to ``?given`` of parameter ``name`` is written in
+    the graph (the values of its property equal to it but for case), at most two of them."""
     prefixes = "".join(line + "\n" for line in q.text.splitlines() if line.upper().startswith("PREFIX "))
-    return (f"{prefixes}SELECT DISTINCT ?value WHERE {{ ?node {q.exact[name]} ?value . "
-            f"FILTER(LCASE(STR(?value)) = LCASE({sparql_string(value)})) }} LIMIT 2\n")
+    return (f"{prefixes}SELECT DISTINCT ?given ?value WHERE {{ ?node {q.exact[name]} ?value . "
+            "FILTER(LCASE(STR(?value)) = LCASE(STR(?given))) } LIMIT 2\n")
 
 
 def exact_values(q: NamedQuery, bindings: Mapping[str, str], written) -> tuple[dict[str, str], set[str]]:
     """``bindings`` with each parameter that names a value case-insensitively (``# exact:``)
     replaced by the one way that value is written in the graph, and the names so replaced.
 
-    ``written(query)`` runs :func:`exact_lookup`'s query and gives its values as (text, whether
-    a plain string). A parameter written one way, or not at all, can be matched exactly, which
+    ``written(query, value)`` runs :func:`exact_lookup`'s query with ``?given`` bound to
+    ``value`` and gives its ``?value`` column as (text, whether a plain string). A parameter written one way, or not at all, can be matched exactly, which
     the engines answer from an index; one written several ways keeps the case-insensitive text.
     """
     out, exact = dict(bindings), set()
     for name in q.exact:
         if out.get(name):
-            found = written(exact_lookup(q, name, out[name]))
+            found = written(exact_lookup(q, name), out[name])
             if len(found) <= 1 and all(plain for _, plain in found):
                 exact.add(name)
                 if found:

@@ -172,12 +172,14 @@ class App:
             text = text.rstrip() + f"\nLIMIT {limit + 1}" + (f" OFFSET {offset}" if offset else "") + "\n"
         return text, limit
 
-    def _written(self, lookup: str) -> list[tuple[str, bool]]:
+    def _written(self, lookup: str, value: str) -> list[tuple[str, bool]]:
         """The values a lookup of :func:`scholarkg.sparql.exact_values` finds, as (text, whether
         a plain string); an engine's error counts as a value that is not one, so the query keeps
         its case-insensitive text."""
-        answer = self.endpoint.engine.run({"op": "query", "text": lookup, "accept": "application/sparql-results+json",
-                                           "default_graph": None, "named_graphs": None})
+        from ..sparql import inline_values
+
+        answer = self.endpoint.engine.run({"op": "query", "text": inline_values(lookup, {"given": value}),
+                                           "accept": "application/sparql-results+json", "default_graph": None, "named_graphs": None})
         body = answer.body if isinstance(answer.body, bytes) else _drain(answer.body)
         if answer.status != 200:
             return [("", False)]
