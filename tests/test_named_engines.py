@@ -170,7 +170,7 @@ def test_a_name_is_matched_as_the_graph_writes_it_when_it_is_written_one_way(sou
     q = get_named_query("author-entities")
 
     def written(lookup, value):
-        return [(str(v), v.language is None) for _, v in run_store_query(sources["disk"], lookup, {"given": value}).rows]
+        return [(str(v), plain.toPython()) for _, v, plain in run_store_query(sources["disk"], lookup, {"given": value}).rows]
     assert exact_values(q, q.bindings({"author": "maojia song"}), written) == (q.bindings({"author": "Maojia Song"}), {"author"})
     assert exact_values(q, q.bindings({"author": "Nobody Atall"}), written) == (q.bindings({"author": "Nobody Atall"}), {"author"})
     assert exact_values(q, q.bindings({}), written) == (q.bindings({}), set())

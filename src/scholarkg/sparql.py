@@ -155,7 +155,7 @@ def _parse_named(path: Path) -> NamedQuery:
     whole = path.read_text(encoding="utf-8")
     sections = _VARIANT.split(whole)
     text = sections[0]
-    prefixes = "".join(line + "\n" for line in text.splitlines() if line.upper().startswith("PREFIX "))
+    prefixes = _prefixes(text)
     variants = []
     for spec, body in zip(sections[1::2], sections[2::2]):
         engine = _ENGINE.search(spec)
@@ -189,6 +189,11 @@ def _parse_named(path: Path) -> NamedQuery:
     if unknown:
         raise ValueError(f"{path}: a variant names unknown parameters {sorted(unknown)}")
     return NamedQuery(path.stem, meta.get("title", path.stem), meta.get("description", ""), text, params, tuple(variants), exact)
+
+
+def _prefixes(text: str) -> str:
+    """The ``PREFIX`` lines of a query text."""
+    return "".join(line + "\n" for line in text.splitlines() if line.upper().startswith("PREFIX "))
 
 
 def split_order(text: str) -> tuple[str, list[tuple[str, bool]]]:
@@ -538,8 +543,7 @@ def run_named(
 
         def written(lookup: str, value: str) -> list[tuple[str, bool]]:
             rows = run_store_query(source, lookup, {"given": value}, timeout=timeout or STORE_TIMEOUT).rows
-            return [(str(v), isinstance(v, Literal) and v.language is None and v.datatype in (None, _XSD_STRING))
-                    for _, v in rows]
+            return [(str(v), plain.toPython()) for _, v, plain in rows]
 
         bindings, exact = exact_values(q, bindings, written)
     text, keys = split_order(q.text_for(bindings, engine, exact))
@@ -563,15 +567,13 @@ def run_named(
     return page(result, limit, offset)
 
 
-_XSD_STRING = URIRef("http://www.w3.org/2001/XMLSchema#string")
-
-
 def exact_lookup(q: NamedQuery, name: str) -> str:
     """The query for the ways the value bound to ``?given`` of parameter ``name`` is written in
-    the graph (the values of its property equal to it but for case), at most two of them."""
-    prefixes = "".join(line + "\n" for line in q.text.splitlines() if line.upper().startswith("PREFIX "))
-    return (f"{prefixes}SELECT DISTINCT ?given ?value WHERE {{ ?node {q.exact[name]} ?value . "
-            "FILTER(LCASE(STR(?value)) = LCASE(STR(?given))) } LIMIT 2\n")
+    the graph (the values of its property equal to it but for case), at most two of them, each
+    with ``?plain``: whether it is a plain string (no language tag, no other datatype)."""
+    return (f"{_prefixes(q.text)}SELECT DISTINCT ?given ?value ?plain WHERE {{ ?node {q.exact[name]} ?value . "
+            "FILTER(LCASE(STR(?value)) = LCASE(STR(?given))) "
+            "BIND(isLITERAL(?value) && DATATYPE(?value) = <http://www.w3.org/2001/XMLSchema#string> AS ?plain) } LIMIT 2\n")
 
 
 def exact_values(q: NamedQuery, bindings: Mapping[str, str], written) -> tuple[dict[str, str], set[str]]:
@@ -579,7 +581,7 @@ def exact_values(q: NamedQuery, bindings: Mapping[str, str], written) -> tuple[d
     replaced by the one way that value is written in the graph, and the names so replaced.
 
     ``written(query, value)`` runs :func:`exact_lookup`'s query with ``?given`` bound to
-    ``value`` and gives its ``?value`` column as (text, whether a plain string). A parameter written one way, or not at all, can be matched exactly, which
+    ``value`` and gives its ``?value`` and ``?plain`` columns as (text, bool). A parameter written one way, or not at all, can be matched exactly, which
     the engines answer from an index; one written several ways keeps the case-insensitive text.
     """
     out, exact = dict(bindings), set()

@@ -183,9 +183,7 @@ class App:
         body = answer.body if isinstance(answer.body, bytes) else _drain(answer.body)
         if answer.status != 200:
             return [("", False)]
-        values = [row["value"] for row in json.loads(body)["results"]["bindings"]]
-        return [(v["value"], v["type"] == "literal" and "xml:lang" not in v and v.get("datatype", _XSD_STRING) == _XSD_STRING)
-                for v in values]
+        return [(row["value"]["value"], row["plain"]["value"] == "true") for row in json.loads(body)["results"]["bindings"]]
 
     def _answer(self, text: str, limit: int | None):
         from ..serve import Response
@@ -214,9 +212,6 @@ class App:
         from ..serve import Response
 
         return Response(303, f"see {where}\n".encode(), headers={"Location": where})
-
-
-_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 
 
 def _count(value: str | None, name: str) -> int | None:
