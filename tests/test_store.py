@@ -314,3 +314,18 @@ def test_records_and_extractions_kept_in_a_manifest_read_back_equal_in_either_pi
             assert unpack(pack(value)) == value
             assert pickle.loads(older(value)) == value
             assert older(value) != pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def test_a_build_reads_each_page_of_records_from_the_manifest_index(tmp_path):
+    """The records a build emits are read a page at a time after a ``seq``; each page must come
+    from the index on ``seq``, not from sorting the whole table again (which made a build of n
+    records read n^2 / page-size rows)."""
+    from scholarkg.store.build import PAGE_QUERIES
+    from scholarkg.store.manifest import Manifest
+
+    m = Manifest(tmp_path / "manifest.sqlite")
+    m.db.execute("CREATE TEMP TABLE targets (key TEXT PRIMARY KEY)")
+    for sql in PAGE_QUERIES:
+        plan = " | ".join(row[-1] for row in m.db.execute("EXPLAIN QUERY PLAN " + sql, (0, 500)))
+        assert "TEMP B-TREE" not in plan and "_by_seq (seq>?)" in plan, plan
+    m.close()

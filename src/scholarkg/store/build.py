@@ -50,6 +50,14 @@ log = logging.getLogger(__name__)
 Progress = Callable[[str, int, "int | None"], None]
 _BULK_LOAD_BYTES = 4 << 20  # below this a transactional load; above, Oxigraph's bulk loader
 BATCH_SIZE = 500  # records emitted and loaded together: a batch's statements are held at once
+# The records a build emits, a page after a given ``seq`` at a time: staged ones, then the other
+# records to rewrite. Each page is read from the manifest's index on ``seq``, so a build of n
+# records reads them once; sorting the whole table for every page made it n^2 / BATCH_SIZE.
+PAGE_QUERIES = (
+    "SELECT key, seq, source, record, extraction, 1 FROM staged WHERE seq > ? ORDER BY seq LIMIT ?",
+    "SELECT r.key, r.seq, r.source, r.record, r.extraction, 0 FROM targets t JOIN records r USING (key) "
+    "WHERE r.seq > ? ORDER BY r.seq LIMIT ?",
+)
 
 
 @dataclass
@@ -365,12 +373,7 @@ class _Builder:
 
     def _pages(self) -> Iterator[list[tuple]]:
         """Staged records, then the other records to rewrite, a page at a time (by ``seq``)."""
-        queries = (
-            ("SELECT key, seq, source, record, extraction, 1 FROM staged WHERE seq > ? ORDER BY seq LIMIT ?"),
-            ("SELECT r.key, r.seq, r.source, r.record, r.extraction, 0 FROM targets t JOIN records r USING (key) "
-             "WHERE r.seq > ? ORDER BY r.seq LIMIT ?"),
-        )
-        for sql in queries:
+        for sql in PAGE_QUERIES:
             last = -1
             while True:
                 rows = self.m.rows(sql, (last, self.batch_size)).fetchall()

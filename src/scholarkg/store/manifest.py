@@ -43,6 +43,7 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
     key TEXT PRIMARY KEY, seq INTEGER NOT NULL, source TEXT NOT NULL, digest TEXT,
     record BLOB NOT NULL, extraction BLOB NOT NULL, year INTEGER);
+CREATE INDEX IF NOT EXISTS records_by_seq ON records (seq);
 CREATE TABLE IF NOT EXISTS record_labels (key TEXT NOT NULL, label TEXT NOT NULL, PRIMARY KEY (key, label)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS record_labels_by_label ON record_labels (label);
 CREATE TABLE IF NOT EXISTS resolution (label TEXT PRIMARY KEY, entity TEXT NOT NULL) WITHOUT ROWID;
@@ -65,6 +66,7 @@ CREATE TABLE IF NOT EXISTS record_origins (key TEXT PRIMARY KEY, origin TEXT NOT
 CREATE INDEX IF NOT EXISTS record_origins_by_origin ON record_origins (origin);
 CREATE TEMP TABLE IF NOT EXISTS staged (
     key TEXT PRIMARY KEY, seq INTEGER NOT NULL, source TEXT NOT NULL, record BLOB NOT NULL, extraction BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS temp.staged_by_seq ON staged (seq);
 """
 
 
