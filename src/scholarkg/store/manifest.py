@@ -70,6 +70,9 @@ CREATE INDEX IF NOT EXISTS temp.staged_by_seq ON staged (seq);
 """
 
 
+_CACHE_KB = 128 * 1024  # the manifest's page cache (only builds open it)
+
+
 def pack(value) -> bytes:
     return zlib.compress(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), 1)
 
@@ -176,6 +179,9 @@ class Manifest:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("PRAGMA temp_store=FILE")
+            # SQLite's default page cache is 2 MB; a build's per-record rows land all over the
+            # tables' indexes, so with it each batch re-read them from the file system.
+            self.db.execute(f"PRAGMA cache_size=-{_CACHE_KB}")
             self.db.executescript(_SCHEMA)
         except sqlite3.Error as exc:
             raise StoreError(f"{path}: cannot open the store manifest ({exc})") from exc
