@@ -165,9 +165,8 @@ class App:
         offset = _count(values.pop("offset", None), "offset") or 0
         q = get_named_query(name)
         bindings, exact = exact_values(q, q.bindings(values), self._written)
-        chooser = getattr(q, "text_for", None)
         engine = "memory" if self.endpoint.source.mode == "in-memory" else "disk"
-        text = inline_values(chooser(bindings, engine, exact) if chooser else q.text, bindings)
+        text = inline_values(q.text_for(bindings, engine, exact), bindings)
         if limit is not None:
             text = text.rstrip() + f"\nLIMIT {limit + 1}" + (f" OFFSET {offset}" if offset else "") + "\n"
         return text, limit
