@@ -292,7 +292,8 @@ def main(argv: list[str]) -> None:
     def log(message: str) -> None:
         print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
-    result: dict = {"records": args.records, "repeat": args.repeat, "python": platform.python_version(),
+    result: dict = {"records": args.records, "repeat": args.repeat, "rdflib_timeout": args.rdflib_timeout,
+                    "view_nodes": args.view_nodes, "python": platform.python_version(),
                     "machine": f"{platform.machine()}, {os.cpu_count()} CPUs"}
     if args.peak_only:
         for name, target in (("build_store", work / "p.store"), ("build_out", work / "p-out")):
@@ -345,7 +346,7 @@ def _save(result: dict, report: str, args) -> None:
     print(report)
 
 
-def render_peak(r: dict) -> str:
+def render_peak(r: dict, args=None) -> str:
     lines = [
         f"# Peak memory of a build: {r['records']:,} records, the project's extractor",
         "",
@@ -366,7 +367,19 @@ def render_peak(r: dict) -> str:
                      f"{x['peak_mb']:,.0f} MB | {_mark(x['peak_mb'] <= 2048)} |")
     if stopped:
         lines += ["", f"{' and '.join(stopped)} passed `--rss-cap-mb` and {'was' if len(stopped) == 1 else 'were'} stopped there."]
+    stages = r["build_store"].get("stages")
+    if stages:
+        lines += ["", "`build --store` CPU-seconds by stage: " + _stages(stages, 0)]
     return "\n".join(lines + [""])
+
+
+_STAGE_ORDER = ("read and extract", "link", "curate", "emit and write", "of which loading", "finish")
+
+
+def _stages(stages: dict, digits: int) -> str:
+    """A build's CPU-seconds by stage, in the order the stages run."""
+    names = sorted(stages, key=lambda k: _STAGE_ORDER.index(k) if k in _STAGE_ORDER else len(_STAGE_ORDER))
+    return ", ".join(f"{k} {stages[k]:.{digits}f}" for k in names)
 
 
 def _mark(ok: bool) -> str:
@@ -379,7 +392,7 @@ def render_report(r: dict, args) -> str:
     lines = [
         f"# Speed targets: {r['records']:,} records, {statements:,} statements, the project's extractor",
         "",
-        f"`python bench/bench_targets.py --records {r['records']} --rdflib-timeout {args.rdflib_timeout:g}` (`make bench-store`), Python {r['python']}, {r['machine']}; "
+        f"`python bench/bench_targets.py --records {r['records']} --rdflib-timeout {r.get('rdflib_timeout', args.rdflib_timeout):g}` (`make bench-store`), Python {r['python']}, {r['machine']}; "
         f"CPU-seconds are medians of {r['repeat']} runs, each in a fresh process, all ratios from this run.",
         "",
         "| | CPU s | records per CPU-second | ratio to extract | peak RSS |",
@@ -389,8 +402,7 @@ def render_report(r: dict, args) -> str:
         x = b[name]
         ratio = f"{x['ratio_to_extract']:.2f}x" if "ratio_to_extract" in x else "1"
         lines.append(f"| {label} | {x['cpu']:.1f} | {x['records_per_cpu_second']:.0f} | {ratio} | {x['peak_mb']:.0f} MB |")
-    lines += ["", "`build --store` CPU-seconds by stage (last run): "
-              + ", ".join(f"{k} {v:.1f}" for k, v in b["build_store"]["stages"].items()), ""]
+    lines += ["", "`build --store` CPU-seconds by stage (last run): " + _stages(b["build_store"]["stages"], 1), ""]
     if "load" in r:
         ext = b["extract"]["cpu"]
         disk, memory = r["load"]["disk"]["cpu"], r["load"]["memory"]["cpu"]
@@ -432,7 +444,7 @@ def render_report(r: dict, args) -> str:
     lines += ["| export from the store | seconds | statements/s |", "|---|---|---|"]
     for fmt in ("turtle", "ntriples"):
         lines.append(f"| {fmt} | {e[fmt]['median']:.2f} | {e[fmt]['per_second']:,.0f} |")
-    lines += ["", f"`render` of a {args.view_nodes:,}-node view from the store: {r['render']['median']:.2f} s, "
+    lines += ["", f"`render` of a {r.get('view_nodes', args.view_nodes):,}-node view from the store: {r['render']['median']:.2f} s, "
               f"{r['render']['bytes'] / 1e6:.2f} MB.", ""]
     million = statements >= 1_000_000
     lines += ["## Targets", "", "| target | measured | |", "|---|---|---|",
@@ -443,7 +455,7 @@ def render_report(r: dict, args) -> str:
               f"| each >= 10x faster than rdflib (in memory) | {len(under_ten)} under ({', '.join(under_ten) or 'none'}) | {_mark(not under_ten)} |",
               f"| Turtle export >= 1M statements/s | {e['turtle']['per_second']:,.0f}/s | {_mark(e['turtle']['per_second'] >= 1e6)} |",
               f"| N-Triples export >= 1M statements/s | {e['ntriples']['per_second']:,.0f}/s | {_mark(e['ntriples']['per_second'] >= 1e6)} |",
-              f"| `render` of a {args.view_nodes:,}-node view <= 3 s | {r['render']['median']:.2f} s | {_mark(r['render']['median'] <= 3)} |",
+              f"| `render` of a {r.get('view_nodes', args.view_nodes):,}-node view <= 3 s | {r['render']['median']:.2f} s | {_mark(r['render']['median'] <= 3)} |",
               ""]
     if not million:
         lines += [f"The query targets are stated at >= 1M statements; this run has {statements:,}, so the query rows "
