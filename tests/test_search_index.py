@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from storekit import comparable
 from test_store import PARAMETER_VALUES
@@ -81,3 +83,43 @@ def test_written_parameters_are_escaped():
     query = named_queries()["papers-by-year"]
     text = inline_values(query.text, {"author": 'x" } ; DROP ALL ; "\\\n'})
     assert 'VALUES (?author) { ("x\\" } ; DROP ALL ; \\"\\\\\\n") }' in text
+
+
+def _index(store_path) -> set:
+    import pyoxigraph
+
+    with GraphStore(store_path) as store:
+        return {str(q) for q in store.ox.quads_for_pattern(None, None, None, pyoxigraph.NamedNode(SEARCH_GRAPH))}
+
+
+def test_a_build_rewrites_only_the_index_entries_that_changed_and_ends_where_a_fresh_build_does(tmp_path, caplog):
+    """Adding a record, renaming a paper and dropping an author rewrite the entries of the
+    nodes that changed and of those whose rank moved (the shared author, the entities), remove
+    the entry of the author no paper names any more, and leave the index a fresh build of the
+    same records makes."""
+    import logging
+
+    from storekit import extract, record, write_jsonl
+
+    from scholarkg.store import build_store
+
+    papers = [record(i, "We train with GRPO on MMLU.", authors=(f"Author {i}", "Ada Lovelace")) for i in range(30)]
+    changed = [*papers[:3], dict(papers[3], title="Sparse retrieval without labels"), papers[4],
+               dict(papers[5], authors=["Ada Lovelace"]), *papers[6:],
+               record(99, "PPO on ALE.", authors=("Grace Hopper", "Ada Lovelace"))]
+    store = tmp_path / "s"
+    build_store([write_jsonl(tmp_path / "old.jsonl", papers)], store, extractor=extract)
+    with caplog.at_level(logging.INFO, logger="scholarkg.store.search"):
+        build_store([write_jsonl(tmp_path / "new.jsonl", changed)], store, extractor=extract)
+    fresh = tmp_path / "fresh"
+    build_store([tmp_path / "new.jsonl"], fresh, extractor=extract)
+    assert _index(store) == _index(fresh)
+    message = next(r.getMessage() for r in caplog.records if r.name == "scholarkg.store.search")
+    counts = re.fullmatch(r"search index: ([\d,]+) nodes, ([\d,]+) entries written, ([\d,]+) removed", message)
+    assert counts, message
+    nodes, written, removed = (int(n.replace(",", "")) for n in counts.groups())
+    assert 0 < written < nodes / 4 and removed == 1, message
+    with GraphStore(store) as s:
+        assert _search(s, "sparse retrieval") and _search(s, "grace hopper")
+        assert not _search(s, "paper number 3")  # the old title
+        assert not _search(s, "author 5")

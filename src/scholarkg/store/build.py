@@ -469,7 +469,8 @@ class _Builder:
             from .search import write_search_index
             from .snapshot import write_store_snapshot
 
-            write_search_index(self.ox)  # a store's own index, not part of the graph (nor of its snapshot)
+            # a store's own index, not part of the graph (nor of its snapshot)
+            write_search_index(self.ox, self.m, whole=self.resumed)
             self.progress("snapshot", 0, None)
             write_store_snapshot(self.store)
         self.m.set_meta("unfinished", "")

@@ -19,6 +19,7 @@ what to rewrite without reading the graph back:
 - ``blocks``: the sorted N-Triples text of every part of the graph (a record's graph, or one
   subject of a shared graph), compressed, from which a build writes the sorted snapshot files
   (:func:`scholarkg.store.snapshot.write_snapshot`) without reading the graph back;
+- ``search``: a digest of each node's entry in the search index (:mod:`scholarkg.store.search`);
 - ``meta``: facts about the last build (the curation file it applied).
 
 A record's statements are rewritten in three steps: its row is written with ``digest`` NULL,
@@ -61,6 +62,7 @@ CREATE TABLE IF NOT EXISTS coauthors (a TEXT NOT NULL, b TEXT NOT NULL, papers I
 CREATE TABLE IF NOT EXISTS authors (subject TEXT PRIMARY KEY, papers INTEGER NOT NULL, first INTEGER, latest INTEGER) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS curations (subject TEXT PRIMARY KEY, digest TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS blocks (graph TEXT NOT NULL, unit TEXT NOT NULL, text BLOB NOT NULL, PRIMARY KEY (graph, unit)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS search (entry TEXT PRIMARY KEY, digest TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS record_origins (key TEXT PRIMARY KEY, origin TEXT NOT NULL) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS record_origins_by_origin ON record_origins (origin);

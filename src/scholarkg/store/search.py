@@ -17,9 +17,10 @@ them): the cost is the size of one bucket, not of the store, which a ``REGEX`` o
 ``CONTAINS`` over every label would be. Words of one or two letters are their own bucket,
 so ``QA`` and ``R1`` are found when typed whole.
 
-The graph is an index, not part of the knowledge graph: it is rewritten whole at each build
-(a few seconds per million statements) and left out of exports, pushes and statement counts;
-a query over every graph sees it, in its own graph.
+The graph is an index, not part of the knowledge graph: each build brings it up to date,
+rewriting the entries whose text or rank changed (the manifest keeps a digest of each), and it
+is left out of exports, pushes and statement counts; a query over every graph sees it, in its
+own graph.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from operator import itemgetter
 
 from ..graph import iri
 from ..graph.terms import DCTERMS, SKG, Literal, node
@@ -94,22 +96,29 @@ def bucket(query: str) -> str | None:
     return words[0][:PREFIX_LETTERS] if words else None
 
 
-def _lines(rows: Iterable[tuple[str, str, str]], ranks: Counter) -> Iterator[str]:
+def _entry_iri(found: str) -> str:
+    return _ENTRY + hashlib.sha1(found.encode("utf-8")).hexdigest()[:20]
+
+
+def _entries(rows: Iterable[tuple[str, str, str]], ranks: Counter) -> Iterator[tuple[str, str]]:
+    """``(node, its entry as N-Quads text)`` for the nodes of ``rows`` (node, type, text), which
+    come sorted by node; a node none of whose texts has a word gets no entry."""
     graph = str(node(SEARCH_GRAPH))
-    seen_nodes: set[str] = set()
-    for found, kind, text in rows:
-        key = search_key(text)
-        if key == " ":
-            continue
-        subject = node(_ENTRY + hashlib.sha1(found.encode("utf-8")).hexdigest()[:20])
-        yield f"{subject} {SKG.searchKey} {Literal(key)} {graph} ."
-        for prefix in sorted(prefixes(text)):
-            yield f"{subject} {SKG.searchPrefix} {Literal(prefix)} {graph} ."
-        if found not in seen_nodes:
-            seen_nodes.add(found)
-            yield f"{subject} {SKG.searchFor} {node(found)} {graph} ."
-            yield f"{subject} {SKG.searchType} {Literal(kind)} {graph} ."
-            yield f"{subject} {SKG.searchRank} {Literal(ranks.get(found, 0))} {graph} ."
+    for found, group in itertools.groupby(rows, key=itemgetter(0)):
+        subject = node(_entry_iri(found))
+        lines, kind = [], None
+        for _, row_kind, text in group:
+            key = search_key(text)
+            if key == " ":
+                continue
+            kind = kind or row_kind
+            lines.append(f"{subject} {SKG.searchKey} {Literal(key)} {graph} .\n")
+            lines.extend(f"{subject} {SKG.searchPrefix} {Literal(prefix)} {graph} .\n" for prefix in sorted(prefixes(text)))
+        if kind is not None:
+            lines.append(f"{subject} {SKG.searchFor} {node(found)} {graph} .\n")
+            lines.append(f"{subject} {SKG.searchType} {Literal(kind)} {graph} .\n")
+            lines.append(f"{subject} {SKG.searchRank} {Literal(ranks.get(found, 0))} {graph} .\n")
+            yield found, "".join(lines)
 
 
 def _ranks(ox) -> Counter:
@@ -123,23 +132,86 @@ def _ranks(ox) -> Counter:
     return ranks
 
 
-_LOAD_LINES = 200_000  # index statements loaded at once
+_PART = 20_000  # entries loaded at once
+_BULK_LOAD_BYTES = 4 << 20  # below this a transactional load; above, Oxigraph's bulk loader
+_REWRITE_SHARE = 4  # past 1/4 of the entries changed, the index is rewritten whole
 
 
-def write_search_index(ox) -> int:
-    """Rewrite the search index of the open, writable :class:`pyoxigraph.Store` ``ox``; returns
-    the number of nodes indexed."""
-    import pyoxigraph as ox_
+def write_search_index(ox, manifest=None, *, whole: bool = False) -> int:
+    """Bring the search index of the open, writable :class:`pyoxigraph.Store` ``ox`` up to date;
+    returns the number of nodes indexed.
 
-    ox.remove_graph(node(SEARCH_GRAPH))
+    With ``manifest`` (a store build's), whose ``search`` table keeps a digest of each node's
+    entry, only the entries that changed are removed and written again, so a build that adds a
+    few records to a large store rewrites a few entries instead of the whole graph. Without it,
+    with ``whole`` (after a build that stopped half-way), or when many entries changed, the graph
+    is rewritten whole.
+    """
     ranks = _ranks(ox)
     rows = sorted({(s["node"].value, s["type"].value, s["text"].value)
                    for s in ox.query(_TEXTS, use_default_graph_as_union=True)})
-    nodes = {row[0] for row in rows}
-    # Loaded a part at a time: the whole index as text would take more memory than the rest
-    # of a large build (repeated lines are one statement in the store).
-    lines = _lines(rows, ranks)
-    while part := list(itertools.islice(lines, _LOAD_LINES)):
-        ox.bulk_load(("\n".join(part) + "\n").encode("utf-8"), ox_.RdfFormat.N_QUADS)
-    log.info("search index: %s nodes", f"{len(nodes):,}")
-    return len(nodes)
+    stored = manifest.one("SELECT COUNT(*) FROM search") if manifest is not None else 0
+    if manifest is None or whole or not stored:
+        return _rewrite(ox, manifest, rows, ranks)
+    stale: list[str] = []  # nodes whose entry goes (gone, or changed)
+    fresh: set[str] = set()  # nodes whose entry is written (new, or changed)
+    known = iter(manifest.rows("SELECT entry, digest FROM search ORDER BY entry").fetchall())
+    current = next(known, None)
+    count = 0
+    for found, text in _entries(rows, ranks):  # both in node order: a merge
+        count += 1
+        while current is not None and current[0] < found:
+            stale.append(current[0])
+            current = next(known, None)
+        if current is not None and current[0] == found:
+            if current[1] != _digest(text):
+                stale.append(found)
+                fresh.add(found)
+            current = next(known, None)
+        else:
+            fresh.add(found)
+    while current is not None:
+        stale.append(current[0])
+        current = next(known, None)
+    if len(stale) * _REWRITE_SHARE > stored:
+        return _rewrite(ox, manifest, rows, ranks)
+    # Statements go before their digests, and digests are kept only after their statements are
+    # in: a build stopped between the two leaves an entry the next build writes again.
+    from .finish import remove_subjects
+
+    remove_subjects(ox, SEARCH_GRAPH, (_entry_iri(found) for found in stale))
+    with manifest.transaction() as db:
+        db.executemany("DELETE FROM search WHERE entry = ?", ((found,) for found in stale))
+    _load(ox, manifest, _entries((r for r in rows if r[0] in fresh), ranks))
+    log.info("search index: %s nodes, %s entries written, %s removed", f"{count:,}", f"{len(fresh):,}",
+             f"{len(set(stale) - fresh):,}")
+    return count
+
+
+def _rewrite(ox, manifest, rows, ranks: Counter) -> int:
+    ox.remove_graph(node(SEARCH_GRAPH))
+    if manifest is not None:
+        manifest.db.execute("DELETE FROM search")
+    count = _load(ox, manifest, _entries(rows, ranks))
+    log.info("search index: %s nodes", f"{count:,}")
+    return count
+
+
+def _load(ox, manifest, entries: Iterable[tuple[str, str]]) -> int:
+    """Load entries a part at a time (the whole index as text would take more memory than the
+    rest of a large build), each part's digests kept once it is in; returns the entries."""
+    import pyoxigraph as ox_
+
+    count = 0
+    while part := list(itertools.islice(entries, _PART)):
+        data = "".join(text for _, text in part).encode("utf-8")
+        (ox.bulk_load if len(data) >= _BULK_LOAD_BYTES else ox.load)(data, ox_.RdfFormat.N_QUADS)
+        if manifest is not None:
+            with manifest.transaction() as db:
+                db.executemany("INSERT OR REPLACE INTO search VALUES (?, ?)", ((found, _digest(text)) for found, text in part))
+        count += len(part)
+    return count
+
+
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
