@@ -329,3 +329,32 @@ def test_a_build_reads_each_page_of_records_from_the_manifest_index(tmp_path):
         plan = " | ".join(row[-1] for row in m.db.execute("EXPLAIN QUERY PLAN " + sql, (0, 500)))
         assert "TEMP B-TREE" not in plan and "_by_seq (seq>?)" in plan, plan
     m.close()
+
+
+def test_a_build_that_changes_nothing_keeps_the_snapshot_and_one_that_changes_something_rewrites_it(tmp_path):
+    """The snapshot and the search index are made from the graph alone: a build that leaves
+    every part of the graph as it was keeps them (the files are not written again), one that
+    changes a part rewrites them, and a missing snapshot file is written again."""
+    from scholarkg.store.snapshot import SNAPSHOT_FILES, snapshot_path
+
+    records = [record(i, "We train with GRPO on MMLU.") for i in range(3)]
+    corpus = write_jsonl(tmp_path / "in.jsonl", records)
+    store = tmp_path / "s"
+    build_store([corpus], store, extractor=extract)
+
+    def written() -> dict:
+        return {f: snapshot_path(store, f).stat().st_mtime_ns for f in SNAPSHOT_FILES}
+
+    first = written()
+    time.sleep(0.01)
+    build_store([corpus], store, extractor=extract)
+    assert written() == first
+    build_store([write_jsonl(tmp_path / "more.jsonl", [record(7, "PPO on ALE.")])], store, extractor=extract)
+    changed = written()
+    assert all(changed[f] != first[f] for f in SNAPSHOT_FILES)
+    assert b"2501.00007" in snapshot_path(store, "ntriples").read_bytes()
+    snapshot_path(store, "turtle").unlink()
+    build_store([corpus], store, extractor=extract)
+    assert snapshot_path(store, "turtle").is_file()
+    with GraphStore(store) as s:
+        assert run_store_query(s, 'ASK { ?e <https://w3id.org/scholarkg/ontology#searchKey> " ppo" }').boolean

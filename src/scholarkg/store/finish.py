@@ -95,9 +95,9 @@ class _Blocks:
         self.gone.append((self.graph, unit_of(subject)))
 
     def save(self) -> None:
-        with self.m.transaction() as db:
-            db.executemany("DELETE FROM blocks WHERE graph = ? AND unit = ?", self.gone)
-            db.executemany("INSERT OR REPLACE INTO blocks VALUES (?, ?, ?)", self.put)
+        with self.m.transaction():
+            self.m.drop_blocks(self.gone)
+            self.m.put_blocks(self.put)
         self.put, self.gone = [], []
 
 

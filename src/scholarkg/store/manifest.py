@@ -20,7 +20,8 @@ what to rewrite without reading the graph back:
   subject of a shared graph), compressed, from which a build writes the sorted snapshot files
   (:func:`scholarkg.store.snapshot.write_snapshot`) without reading the graph back;
 - ``search``: a digest of each node's entry in the search index (:mod:`scholarkg.store.search`);
-- ``meta``: facts about the last build (the curation file it applied).
+- ``meta``: facts about the last build (the curation file it applied, whether a block changed
+  since the last snapshot).
 
 A record's statements are rewritten in three steps: its row is written with ``digest`` NULL,
 the graph is changed, and ``digest`` is set. An interruption anywhere leaves rows whose
@@ -256,7 +257,7 @@ class Manifest:
             for key in keys:
                 for table in ("records", "record_origins", *_RECORD_PARTS):
                     self.db.execute(f"DELETE FROM {table} WHERE key = ?", (key,))
-                self.db.execute("DELETE FROM blocks WHERE graph = ? AND unit = ''", (str(iri.record_graph(key)),))
+            self.drop_blocks((str(iri.record_graph(key)), "") for key in keys)
 
     def linking_order(self) -> Iterator[bytes]:
         """Every extraction the linker must see, staged ones replacing stored ones, by ``seq``."""
@@ -287,7 +288,34 @@ class Manifest:
         with self.transaction():
             self.db.executemany("UPDATE records SET digest = ? WHERE key = ?", ((e.digest, e.key) for e in emissions))
             self.db.executemany("INSERT OR IGNORE INTO shared VALUES (?)", ((s,) for e in emissions for s in e.subjects))
-            self.db.executemany("INSERT OR REPLACE INTO blocks VALUES (?, '', ?)", ((e.graph, pack_text(e.own)) for e in emissions))
+            self.put_blocks((e.graph, "", pack_text(e.own)) for e in emissions)
+
+    # blocks (call inside a transaction) ----------------------------------------------------
+
+    def put_blocks(self, rows: Iterable[tuple[str, str, bytes]]) -> None:
+        """Keep the text of parts of the graph: (graph, unit, packed text). A text that differs
+        from the one kept marks the snapshot stale, in the same transaction."""
+        before = self.db.total_changes
+        self.db.executemany("INSERT INTO blocks VALUES (?, ?, ?) ON CONFLICT (graph, unit) "
+                            "DO UPDATE SET text = excluded.text WHERE text != excluded.text", rows)
+        if self.db.total_changes != before:
+            self.set_meta("snapshot", "stale")
+
+    def drop_blocks(self, keys: Iterable[tuple[str, str]]) -> None:
+        """Forget the text of parts of the graph: (graph, unit); one that was kept marks the
+        snapshot stale."""
+        before = self.db.total_changes
+        self.db.executemany("DELETE FROM blocks WHERE graph = ? AND unit = ?", keys)
+        if self.db.total_changes != before:
+            self.set_meta("snapshot", "stale")
+
+    def snapshot_current(self) -> bool:
+        """Whether the graph's text is as the last snapshot written from it (see
+        :meth:`snapshot_written`): no block changed since."""
+        return self.get_meta("snapshot") == "current"
+
+    def snapshot_written(self) -> None:
+        self.set_meta("snapshot", "current")
 
     def get_meta(self, name: str, default: str = "") -> str:
         value = self.one("SELECT value FROM meta WHERE name = ?", (name,))

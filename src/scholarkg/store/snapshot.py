@@ -31,6 +31,7 @@ __all__ = [
     "statement_count",
     "write_store_snapshot",
     "snapshot_path",
+    "snapshot_complete",
     "sorted_statements",
     "turtle_prefixes",
     "copy_file",
@@ -152,6 +153,12 @@ def _snapshot_nodes(ntriples: str | Path) -> Iterator[dict]:
             raise ValueError(f"{ntriples}: cannot write {o} as JSON-LD: a snapshot has no blank nodes")
     if subject is not None:
         yield node_object(subject, statements, c)
+
+
+def snapshot_complete(store_path: str | Path) -> bool:
+    """Whether a store's snapshot has every file a build writes."""
+    return statement_count(store_path) is not None and all(
+        snapshot_path(store_path, format).is_file() for format in SNAPSHOT_FILES)
 
 
 def snapshot_path(store_path: str | Path, format: str) -> Path:
