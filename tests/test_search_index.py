@@ -123,3 +123,23 @@ def test_a_build_rewrites_only_the_index_entries_that_changed_and_ends_where_a_f
         assert _search(s, "sparse retrieval") and _search(s, "grace hopper")
         assert not _search(s, "paper number 3")  # the old title
         assert not _search(s, "author 5")
+
+
+def test_a_build_that_changes_most_entries_rewrites_the_index_whole_and_ends_where_a_fresh_build_does(tmp_path, caplog):
+    import logging
+
+    from storekit import extract, record, write_jsonl
+
+    from scholarkg.store import build_store
+
+    papers = [record(i, "We train with GRPO on MMLU.", authors=(f"Author {i}",)) for i in range(12)]
+    renamed = [dict(p, title=f"Renamed study {i}", authors=[f"Writer {i}"]) for i, p in enumerate(papers)]
+    store = tmp_path / "s"
+    build_store([write_jsonl(tmp_path / "old.jsonl", papers)], store, extractor=extract)
+    with caplog.at_level(logging.INFO, logger="scholarkg.store.search"):
+        build_store([write_jsonl(tmp_path / "new.jsonl", renamed)], store, extractor=extract)
+    fresh = tmp_path / "fresh"
+    build_store([tmp_path / "new.jsonl"], fresh, extractor=extract)
+    assert _index(store) == _index(fresh)
+    message = next(r.getMessage() for r in caplog.records if r.name == "scholarkg.store.search")
+    assert re.fullmatch(r"search index: [\d,]+ nodes", message), message

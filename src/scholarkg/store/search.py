@@ -155,10 +155,12 @@ def write_search_index(ox, manifest=None, *, whole: bool = False) -> int:
         return _rewrite(ox, manifest, rows, ranks)
     stale: list[str] = []  # nodes whose entry goes (gone, or changed)
     fresh: set[str] = set()  # nodes whose entry is written (new, or changed)
-    known = iter(manifest.rows("SELECT entry, digest FROM search ORDER BY entry").fetchall())
+    known = iter(manifest.rows("SELECT entry, digest FROM search ORDER BY entry"))  # read as the merge goes
     current = next(known, None)
     count = 0
     for found, text in _entries(rows, ranks):  # both in node order: a merge
+        if len(stale) * _REWRITE_SHARE > stored:
+            break
         count += 1
         while current is not None and current[0] < found:
             stale.append(current[0])
