@@ -331,30 +331,39 @@ def test_a_build_reads_each_page_of_records_from_the_manifest_index(tmp_path):
     m.close()
 
 
-def test_a_build_that_changes_nothing_keeps_the_snapshot_and_one_that_changes_something_rewrites_it(tmp_path):
+def test_a_build_keeps_what_did_not_change_and_exports_what_a_fresh_build_exports(tmp_path, caplog):
     """The snapshot and the search index are made from the graph alone: a build that leaves
-    every part of the graph as it was keeps them (the files are not written again), one that
-    changes a part rewrites them, and a missing snapshot file is written again."""
-    from scholarkg.store.snapshot import SNAPSHOT_FILES, snapshot_path
+    every part of the graph as it was keeps them, one that adds a record makes the Turtle of the
+    blocks that changed, and every export then equals a fresh build's. A block without Turtle
+    (kept by a store built before blocks had it) exports the same bytes."""
+    import io
+    import logging
+    import sqlite3
 
     records = [record(i, "We train with GRPO on MMLU.") for i in range(3)]
     corpus = write_jsonl(tmp_path / "in.jsonl", records)
     store = tmp_path / "s"
     build_store([corpus], store, extractor=extract)
+    with caplog.at_level(logging.INFO, logger="scholarkg.store.build"):
+        build_store([corpus], store, extractor=extract)
+    assert any("the graph did not change" in r.getMessage() for r in caplog.records)
+    more = write_jsonl(tmp_path / "more.jsonl", [record(7, "PPO on ALE.")])
+    build_store([more], store, extractor=extract)
+    fresh = tmp_path / "fresh"
+    build_store([corpus, more], fresh, extractor=extract)
 
-    def written() -> dict:
-        return {f: snapshot_path(store, f).stat().st_mtime_ns for f in SNAPSHOT_FILES}
+    def exported(path, fmt) -> bytes:
+        out = io.BytesIO()
+        with GraphStore(path) as s:
+            export_store(s, fmt, out)
+        return out.getvalue()
 
-    first = written()
-    time.sleep(0.01)
-    build_store([corpus], store, extractor=extract)
-    assert written() == first
-    build_store([write_jsonl(tmp_path / "more.jsonl", [record(7, "PPO on ALE.")])], store, extractor=extract)
-    changed = written()
-    assert all(changed[f] != first[f] for f in SNAPSHOT_FILES)
-    assert b"2501.00007" in snapshot_path(store, "ntriples").read_bytes()
-    snapshot_path(store, "turtle").unlink()
-    build_store([corpus], store, extractor=extract)
-    assert snapshot_path(store, "turtle").is_file()
+    for fmt in ("turtle", "ntriples", "nquads", "jsonld"):
+        assert exported(store, fmt) == exported(fresh, fmt), fmt
+    turtle = exported(store, "turtle")
+    assert b"2501.00007" in turtle and turtle.startswith(b"@prefix")
+    with sqlite3.connect(store / "manifest.sqlite") as db:
+        db.execute("UPDATE blocks SET turtle = NULL, lines = NULL")
+    assert exported(store, "turtle") == turtle
     with GraphStore(store) as s:
         assert run_store_query(s, 'ASK { ?e <https://w3id.org/scholarkg/ontology#searchKey> " ppo" }').boolean

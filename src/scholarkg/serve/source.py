@@ -55,18 +55,23 @@ class StoreSource:
 
     def dump(self, output: BinaryIO) -> None:
         """Write every statement of the store to ``output`` as N-Quads (for the in-memory copy):
-        the build's snapshot when there is one, else the database's statements."""
+        the snapshot of the blocks the last build left when there is one, else the database's
+        statements."""
         import pyoxigraph
 
         from ..store import GraphStore
-        from ..store.snapshot import copy_file, snapshot_path
+        from ..store.snapshot import open_blocks, snapshot_chunks, statement_count
 
-        with GraphStore(self.path) as store:  # its lock: no build replaces the snapshot meanwhile
-            snapshot = snapshot_path(self.path, "nquads")
-            if snapshot.is_file():
+        with GraphStore(self.path) as store:  # its lock: no build changes the blocks meanwhile
+            if statement_count(self.path) is not None:
                 from ..store.search import SEARCH_GRAPH
 
-                copy_file(snapshot, output)
+                db = open_blocks(self.path)
+                try:
+                    for chunk in snapshot_chunks(db, "nquads"):
+                        output.write(chunk)
+                finally:
+                    db.close()
                 index = store.ox.quads_for_pattern(None, None, None, pyoxigraph.NamedNode(SEARCH_GRAPH))
                 pyoxigraph.serialize(index, output, pyoxigraph.RdfFormat.N_QUADS)  # the search index, not in the snapshot
             else:

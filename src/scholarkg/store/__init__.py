@@ -8,7 +8,7 @@
     emit.py       per-record N-Triples text (the map steps, also run by Dask workers)
     build.py      read -> extract -> link -> curate -> emit -> write, only what changed
     finish.py     entities, authors, counts, pairs, curations, clean-up of shared nodes
-    snapshot.py   the sorted N-Triples, Turtle and N-Quads snapshot every build writes
+    snapshot.py   the sorted N-Triples, Turtle and N-Quads snapshot of the blocks, streamed by exports
     open.py       opening a store for queries: an in-memory copy when it fits, else the disk
     read.py       SPARQL, counts, exports and rdflib copies of a store
     terms.py      pyoxigraph terms as rdflib terms

@@ -467,13 +467,13 @@ class _Builder:
                                                 self._load, self.progress, every_shared=self.resumed)
         if snapshot:
             from .search import write_search_index
-            from .snapshot import snapshot_complete, write_store_snapshot
+            from .snapshot import statement_count, write_store_snapshot
 
-            if self.resumed or not self.m.snapshot_current() or not snapshot_complete(self.store.path):
+            if self.resumed or not self.m.snapshot_current() or statement_count(self.store.path) is None:
                 # a store's own index, not part of the graph (nor of its snapshot)
                 write_search_index(self.ox, self.m, whole=self.resumed)
                 self.progress("snapshot", 0, None)
-                write_store_snapshot(self.store)
+                write_store_snapshot(self.store, self.progress)
                 self.m.snapshot_written()
             else:  # both are made from the graph alone
                 log.info("the graph did not change: its search index and snapshot are current")

@@ -17,8 +17,9 @@ what to rewrite without reading the graph back:
 - ``entities``, ``pairs``, ``coauthors``, ``authors``, ``curations``: digests or counts of what
   the last build wrote for entities, entity pairs, co-author pairs, authors and curations;
 - ``blocks``: the sorted N-Triples text of every part of the graph (a record's graph, or one
-  subject of a shared graph), compressed, from which a build writes the sorted snapshot files
-  (:func:`scholarkg.store.snapshot.write_snapshot`) without reading the graph back;
+  subject of a shared graph), compressed, with its Turtle and its number of statements (made
+  at the end of the build that changed it): the sorted snapshot exports stream
+  (:mod:`scholarkg.store.snapshot`) without reading the graph back;
 - ``search``: a digest of each node's entry in the search index (:mod:`scholarkg.store.search`);
 - ``meta``: facts about the last build (the curation file it applied, whether a block changed
   since the last snapshot).
@@ -62,7 +63,8 @@ CREATE TABLE IF NOT EXISTS pairs (a TEXT NOT NULL, b TEXT NOT NULL, papers INTEG
 CREATE TABLE IF NOT EXISTS coauthors (a TEXT NOT NULL, b TEXT NOT NULL, papers INTEGER NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS authors (subject TEXT PRIMARY KEY, papers INTEGER NOT NULL, first INTEGER, latest INTEGER) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS curations (subject TEXT PRIMARY KEY, digest TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS blocks (graph TEXT NOT NULL, unit TEXT NOT NULL, text BLOB NOT NULL, PRIMARY KEY (graph, unit)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS blocks (
+    graph TEXT NOT NULL, unit TEXT NOT NULL, text BLOB NOT NULL, turtle BLOB, lines INTEGER, PRIMARY KEY (graph, unit)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS search (entry TEXT PRIMARY KEY, digest TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS record_origins (key TEXT PRIMARY KEY, origin TEXT NOT NULL) WITHOUT ROWID;
@@ -186,6 +188,10 @@ class Manifest:
             # tables' indexes, so with it each batch re-read them from the file system.
             self.db.execute(f"PRAGMA cache_size=-{_CACHE_KB}")
             self.db.executescript(_SCHEMA)
+            columns = {row[1] for row in self.db.execute("PRAGMA table_info(blocks)")}
+            for column in ("turtle BLOB", "lines INTEGER"):  # a store built before blocks kept them
+                if column.split()[0] not in columns:
+                    self.db.execute(f"ALTER TABLE blocks ADD COLUMN {column}")
         except sqlite3.Error as exc:
             raise StoreError(f"{path}: cannot open the store manifest ({exc})") from exc
 
@@ -296,8 +302,8 @@ class Manifest:
         """Keep the text of parts of the graph: (graph, unit, packed text). A text that differs
         from the one kept marks the snapshot stale, in the same transaction."""
         before = self.db.total_changes
-        self.db.executemany("INSERT INTO blocks VALUES (?, ?, ?) ON CONFLICT (graph, unit) "
-                            "DO UPDATE SET text = excluded.text WHERE text != excluded.text", rows)
+        self.db.executemany("INSERT INTO blocks (graph, unit, text) VALUES (?, ?, ?) ON CONFLICT (graph, unit) "
+                            "DO UPDATE SET text = excluded.text, turtle = NULL, lines = NULL WHERE text != excluded.text", rows)
         if self.db.total_changes != before:
             self.set_meta("snapshot", "stale")
 

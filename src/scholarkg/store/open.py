@@ -3,8 +3,8 @@
 Oxigraph answers a query several times faster from memory than from its on-disk database
 (each triple pattern there is a RocksDB lookup), and an in-memory copy takes about 300 bytes
 per statement. :func:`open_for_query` makes the copy when the store's statements fit in the
-memory budget, loading the sorted N-Quads snapshot the last build left (so the copy has the
-same named graphs) and the store's search index, and reads the database on disk otherwise.
+memory budget, loading the sorted N-Quads snapshot of the blocks the last build left (so the
+copy has the same named graphs) and the store's search index, and reads the database on disk otherwise.
 Loading costs about 3 s per million statements, which a long-running server pays once; a single
 ``query`` pays it on every run, so its default budget is smaller than a server's.
 
@@ -50,11 +50,37 @@ def budget_from_env(name: str, default: int) -> int:
 def fits_in_memory(path: str | Path, budget: int) -> bool:
     """Whether an in-memory copy of the store at ``path`` fits in ``budget`` bytes (its
     statement count is known from its last build's snapshot)."""
-    from .snapshot import snapshot_path, statement_count
+    from .snapshot import statement_count
 
     count = statement_count(path)
     return (count is not None and budget > 0 and count * BYTES_PER_STATEMENT <= budget
-            and snapshot_path(path, "nquads").is_file())
+            and (Path(path) / "manifest.sqlite").is_file())
+
+
+def load_snapshot(path: Path, into) -> None:
+    """Load the sorted N-Quads snapshot of the store at ``path`` (its blocks, read from its
+    manifest) into the :class:`pyoxigraph.Store` ``into``."""
+    import sqlite3
+
+    import pyoxigraph
+
+    from ..errors import StoreError
+    from .snapshot import open_blocks, snapshot_chunks
+
+    db = open_blocks(path)
+    try:
+        pending: list[bytes] = []
+        for chunk in snapshot_chunks(db, "nquads"):
+            pending.append(chunk)
+            if len(pending) >= 16:  # loaded 16 MB at a time
+                into.bulk_load(b"".join(pending), pyoxigraph.RdfFormat.N_QUADS)
+                pending = []
+        if pending:
+            into.bulk_load(b"".join(pending), pyoxigraph.RdfFormat.N_QUADS)
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: cannot read the store manifest ({exc})") from exc
+    finally:
+        db.close()
 
 
 class QueryStore:
@@ -94,19 +120,18 @@ def open_for_query(path: str | Path, *, memory_budget: int | None = None) -> Que
     import pyoxigraph
 
     from .disk import GraphStore
-    from .snapshot import snapshot_path, statement_count
+    from .snapshot import statement_count
 
     budget = memory_budget_from_env() if memory_budget is None else memory_budget
     path = Path(path)
     disk = GraphStore(path)
     try:
         count = statement_count(path)
-        nquads = snapshot_path(path, "nquads")
         if fits_in_memory(path, budget):
             from .search import SEARCH_GRAPH
 
             memory = pyoxigraph.Store()
-            memory.bulk_load(path=str(nquads), format=pyoxigraph.RdfFormat.N_QUADS)
+            load_snapshot(path, memory)
             # the store's search index, which the snapshot leaves out
             memory.extend(disk.ox.quads_for_pattern(None, None, None, pyoxigraph.NamedNode(SEARCH_GRAPH)))
             log.info("%s: answering from an in-memory copy (%d statements)", path, count)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import sqlite3
 import threading
 from collections.abc import Mapping
 
@@ -175,38 +176,35 @@ def export_store(store: GraphStore, format: str, output) -> None:
     """Stream the store to ``output`` (a binary file object) as Turtle, N-Triples, N-Quads, TriG
     or JSON-LD.
 
-    Turtle, N-Triples and N-Quads are copied from the sorted snapshot the last build left
-    (:mod:`scholarkg.store.snapshot`): Turtle and N-Triples hold the union of the graphs, the
-    same bytes as ``build --out`` writes for the same inputs; N-Quads keep one graph per record.
-    JSON-LD is written from the N-Triples snapshot, subject by subject (the same bytes as the
+    Turtle, N-Triples, N-Quads and JSON-LD are the sorted snapshot of the store's blocks
+    (:mod:`scholarkg.store.snapshot`), streamed from its manifest: Turtle and N-Triples hold the
+    union of the graphs, the same bytes as ``build --out`` writes for the same inputs; N-Quads
+    keep one graph per record; JSON-LD is written subject by subject (the same bytes as the
     folder build's ``graph.jsonld``). TriG is written by Oxigraph from its indexes (whose order
     depends only on the content, so the same store gives the same bytes).
     """
     import pyoxigraph as ox
 
-    from .snapshot import SNAPSHOT_FILES, copy_file, snapshot_path, turtle_prefixes, write_jsonld
+    from .snapshot import SNAPSHOT_KINDS, open_blocks, snapshot_chunks, turtle_prefixes, write_jsonld
 
     if format not in STORE_EXPORTS:
         raise UsageError(f"format {format!r} is not streamed from a store (streamed: {', '.join(STORE_EXPORTS)})")
     try:
-        if format in SNAPSHOT_FILES and snapshot_path(store.path, format).is_file():
-            copy_file(snapshot_path(store.path, format), output)
+        if format in SNAPSHOT_KINDS or format == "jsonld":
+            db = open_blocks(store.path)
+            try:
+                if format == "jsonld":
+                    write_jsonld(snapshot_chunks(db, "ntriples"), output)
+                else:
+                    for chunk in snapshot_chunks(db, format):
+                        output.write(chunk)
+            finally:
+                db.close()
             return
-        if format == "jsonld":
-            ntriples = snapshot_path(store.path, "ntriples")
-            if ntriples.is_file():
-                write_jsonld(ntriples, output)
-            else:  # a store without a snapshot: grouped by subject in memory
-                from ..jsonld import jsonld_bytes
-
-                output.write(jsonld_bytes(quad.triple for quad in store.quads()))
-            return
-        kind = {"turtle": ox.RdfFormat.TURTLE, "ntriples": ox.RdfFormat.N_TRIPLES, "nquads": ox.RdfFormat.N_QUADS, "trig": ox.RdfFormat.TRIG}[format]
-        statements = store.quads() if format in ("nquads", "trig") else (quad.triple for quad in store.quads())
-        prefixes = turtle_prefixes() if format in ("turtle", "trig") else None
-        ox.serialize(statements, output, kind, prefixes=prefixes)
+        ox.serialize(store.quads(), output, ox.RdfFormat.TRIG, prefixes=turtle_prefixes())
     except BrokenPipeError:
         raise
     except OSError as exc:
         raise StoreError(f"cannot write the export ({exc})") from exc
-
+    except sqlite3.Error as exc:
+        raise StoreError(f"{store.path}: cannot read the store manifest ({exc})") from exc

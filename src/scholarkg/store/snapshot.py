@@ -1,24 +1,27 @@
-"""Sorted snapshots of a graph: the N-Triples and Turtle files every build writes.
+"""Sorted snapshots of a graph: the N-Triples, N-Quads and Turtle a store exports.
 
 A build keeps the text of each part of its graph in the manifest's ``blocks`` (a record's
-graph, or one subject of a shared graph, as sorted N-Triples lines). Written one after the
+graph, or one subject of a shared graph, as sorted N-Triples lines). Read one after the
 other, in the order of their graph's IRI and then their subject, they give every statement
 once, graph by graph and sorted inside each graph, with all the statements of a subject
 together. The same blocks give the same bytes, whatever the order the records were read in.
 
 - N-Triples: the blocks themselves (``str()`` of pyoxigraph terms, the form pyoxigraph's
   N-Triples writer writes);
-- Turtle: those statements, in that order, written by pyoxigraph's Turtle writer with the
-  project's prefixes;
+- Turtle: those statements, in that order, as pyoxigraph's Turtle writer writes them with the
+  project's prefixes. A block's subjects are its own, so the Turtle of the whole is the
+  prefixes followed by the Turtle of each block: a store build keeps each block's Turtle beside
+  its text, made when the block changes;
 - N-Quads (stores only): the same lines, each in its named graph.
 
-``build --out`` writes them as ``graph.nt`` and ``graph.ttl``; ``build --store`` writes them
-into ``STORE/snapshot/`` at the end of each build (with ``graph.nq`` and ``info.json``, the
-number of statements), and ``export --store`` copies them.
+``build --out`` writes N-Triples and Turtle as ``graph.nt`` and ``graph.ttl``. A store keeps
+no copy: ``export --store`` streams the blocks from its manifest (and ``STORE/snapshot/info.json``
+holds the number of statements), so a build that changes a few blocks rewrites only those.
 """
 
 from __future__ import annotations
 
+import functools
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,19 +30,22 @@ from typing import IO
 __all__ = [
     "write_ntriples",
     "write_turtle",
-    "write_nquads",
-    "statement_count",
-    "write_store_snapshot",
-    "snapshot_path",
-    "snapshot_complete",
-    "sorted_statements",
+    "write_jsonld",
     "turtle_prefixes",
+    "turtle_body",
+    "snapshot_chunks",
+    "open_blocks",
+    "write_store_snapshot",
+    "statement_count",
+    "sorted_statements",
     "copy_file",
-    "SNAPSHOT_FILES",
+    "SNAPSHOT_KINDS",
 ]
 
-SNAPSHOT_FILES = {"ntriples": "graph.nt", "turtle": "graph.ttl", "nquads": "graph.nq"}
+SNAPSHOT_KINDS = ("ntriples", "nquads", "turtle")
 INFO = "info.json"
+_OLD_FILES = ("graph.nt", "graph.nq", "graph.ttl")  # the copies stores kept before streaming from blocks
+_CHUNK = 1 << 20  # bytes handed on at once
 
 
 def turtle_prefixes() -> dict[str, str]:
@@ -52,32 +58,95 @@ def turtle_prefixes() -> dict[str, str]:
     return dict(sorted(prefixes.items()))
 
 
+def _turtle(ntriples: bytes) -> bytes:
+    """pyoxigraph's Turtle of N-Triples, with the project's prefixes."""
+    import io
+
+    import pyoxigraph as ox
+
+    out = io.BytesIO()
+    ox.serialize(ox.parse(ntriples, format=ox.RdfFormat.N_TRIPLES), out, ox.RdfFormat.TURTLE, prefixes=turtle_prefixes())
+    return out.getvalue()
+
+
+@functools.cache
+def _turtle_header() -> bytes:
+    """The prefix lines pyoxigraph's writer puts before the first statement."""
+    text = _turtle(b"<urn:x:s> <urn:x:p> <urn:x:o> .\n")
+    return text[: text.index(b"<urn:x:s>")]
+
+
+def turtle_body(ntriples: bytes) -> bytes:
+    """The Turtle of a block's N-Triples without the prefix lines (empty for no statements)."""
+    if not ntriples:
+        return b""
+    text, header = _turtle(ntriples), _turtle_header()
+    if not text.startswith(header):
+        raise ValueError("pyoxigraph's Turtle writer did not start with the expected prefix lines")
+    return text[len(header):]
+
+
 def write_ntriples(manifest, output: IO[bytes]) -> int:
     """Write every block of ``manifest`` to ``output`` in snapshot order; returns the bytes written."""
-    from .manifest import unpack_text
-
     size = 0
-    for (text,) in manifest.rows("SELECT text FROM blocks ORDER BY graph, unit"):
-        data = unpack_text(text)
+    for data in snapshot_chunks(manifest.db, "ntriples"):
         output.write(data)
         size += len(data)
     return size
 
 
-def write_nquads(manifest, output: IO[bytes], ntriples: IO[bytes] | None = None) -> int:
-    """The blocks of ``manifest`` as N-Quads, in snapshot order, and as N-Triples to
-    ``ntriples`` when given (each block read once for both); returns the statements written."""
+def snapshot_chunks(db, kind: str) -> Iterator[bytes]:
+    """The snapshot of the blocks in SQLite connection ``db`` as ``kind`` (N-Triples, N-Quads or
+    Turtle), in pieces of about a megabyte that end at a block's end. Turtle comes from each
+    block's kept Turtle, or is made from its text when a block has none yet (a store built
+    before blocks kept it)."""
     from .emit import as_nquads
     from .manifest import unpack_text
 
-    count = 0
-    for graph, text in manifest.rows("SELECT graph, text FROM blocks ORDER BY graph, unit"):
-        data = unpack_text(text)
-        count += data.count(b"\n")
-        output.write(as_nquads(data, graph))
-        if ntriples is not None:
-            ntriples.write(data)
-    return count
+    if kind not in SNAPSHOT_KINDS:
+        raise ValueError(f"no snapshot as {kind!r}")
+    turtle = kind == "turtle"
+    column = "turtle" if turtle and _has_turtle(db) else "NULL"
+    rows = db.execute(f"SELECT graph, text, {column} FROM blocks ORDER BY graph, unit")
+    pending: list[bytes] = []
+    size = 0
+    started = False
+    for graph, text, kept in rows:
+        if turtle:
+            data = unpack_text(kept) if kept is not None else turtle_body(unpack_text(text))
+            if data and not started:
+                pending.insert(0, _turtle_header())
+                started = True
+        else:
+            data = unpack_text(text)
+            if kind == "nquads":
+                data = as_nquads(data, graph)
+        pending.append(data)
+        size += len(data)
+        if size >= _CHUNK:
+            yield b"".join(pending)
+            pending, size = [], 0
+    if pending:
+        yield b"".join(pending)
+
+
+def _has_turtle(db) -> bool:
+    return any(row[1] == "turtle" for row in db.execute("PRAGMA table_info(blocks)"))
+
+
+def open_blocks(store_path: str | Path):
+    """The manifest of the store at ``store_path``, opened read-only (for exports and copies)."""
+    import sqlite3
+
+    from ..errors import StoreError
+
+    path = Path(store_path) / "manifest.sqlite"
+    if not path.is_file():
+        raise StoreError(f"{store_path}: the store has no manifest; build it again with build --store")
+    try:
+        return sqlite3.connect(path.absolute().as_uri() + "?mode=ro", uri=True, check_same_thread=False)
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: cannot read the store manifest ({exc})") from exc
 
 
 def statement_count(store_path: str | Path) -> int | None:
@@ -91,7 +160,7 @@ def statement_count(store_path: str | Path) -> int | None:
 
 
 def write_turtle(ntriples: str | Path, output: IO[bytes]) -> None:
-    """The statements of the N-Triples file ``ntriples``, in its order, as Turtle."""
+    """The statements of the N-Triples file ``ntriples``, in its order, as Turtle (streamed)."""
     import pyoxigraph as ox
 
     ox.serialize(ox.parse(path=str(ntriples), format=ox.RdfFormat.N_TRIPLES), output, ox.RdfFormat.TURTLE,
@@ -99,18 +168,19 @@ def write_turtle(ntriples: str | Path, output: IO[bytes]) -> None:
 
 
 def sorted_statements(ntriples: str | Path) -> Iterator:
-    """The statements of a snapshot (a build folder's ``graph.nt`` or a store's snapshot), in
-    snapshot order, as pyoxigraph triples."""
+    """The statements of a snapshot (a build folder's ``graph.nt``), in snapshot order, as
+    pyoxigraph triples."""
     import pyoxigraph as ox
 
     for quad in ox.parse(path=str(ntriples), format=ox.RdfFormat.N_TRIPLES):
         yield quad.triple
 
 
-def write_jsonld(ntriples: str | Path, output: IO[bytes]) -> None:
-    """The statements of the N-Triples file ``ntriples`` as JSON-LD (:mod:`scholarkg.jsonld`),
-    one node object per subject in snapshot order: a snapshot holds each subject's statements
-    together, so nothing but the current subject is held in memory."""
+def write_jsonld(ntriples, output: IO[bytes]) -> None:
+    """The statements of a snapshot as JSON-LD (:mod:`scholarkg.jsonld`), one node object per
+    subject in snapshot order: a snapshot holds each subject's statements together, so nothing
+    but the current subject is held in memory. ``ntriples`` is an N-Triples file's path, or
+    pieces of N-Triples that end at a line's end (:func:`snapshot_chunks`)."""
     from ..jsonld import write_nodes
 
     buffer: list[str] = []
@@ -120,7 +190,7 @@ def write_jsonld(ntriples: str | Path, output: IO[bytes]) -> None:
         nonlocal size
         buffer.append(text)
         size += len(text)
-        if size >= 1 << 20:
+        if size >= _CHUNK:
             output.write("".join(buffer).encode("utf-8"))
             buffer.clear()
             size = 0
@@ -129,16 +199,22 @@ def write_jsonld(ntriples: str | Path, output: IO[bytes]) -> None:
     output.write("".join(buffer).encode("utf-8"))
 
 
-def _snapshot_nodes(ntriples: str | Path) -> Iterator[dict]:
+def _snapshot_nodes(ntriples) -> Iterator[dict]:
     """The node objects of a snapshot's subjects, in its order, read straight from the parser's
     terms (a snapshot has no blank nodes: every subject and object is an IRI or a literal)."""
+    import itertools
+
     import pyoxigraph as ox
 
     from ..jsonld import compactor, literal_parts, node_object
 
+    if isinstance(ntriples, str | Path):
+        quads = ox.parse(path=str(ntriples), format=ox.RdfFormat.N_TRIPLES)
+    else:
+        quads = itertools.chain.from_iterable(ox.parse(chunk, format=ox.RdfFormat.N_TRIPLES) for chunk in ntriples)
     c = compactor()
     subject, statements = None, []
-    for quad in ox.parse(path=str(ntriples), format=ox.RdfFormat.N_TRIPLES):
+    for quad in quads:
         s = quad.subject.value
         if s != subject:
             if subject is not None:
@@ -150,35 +226,42 @@ def _snapshot_nodes(ntriples: str | Path) -> Iterator[dict]:
         elif type(o) is ox.Literal:
             statements.append((quad.predicate.value, *literal_parts(o.value, o.datatype.value, o.language)))
         else:
-            raise ValueError(f"{ntriples}: cannot write {o} as JSON-LD: a snapshot has no blank nodes")
+            raise ValueError(f"cannot write {o} as JSON-LD: a snapshot has no blank nodes")
     if subject is not None:
         yield node_object(subject, statements, c)
 
 
-def snapshot_complete(store_path: str | Path) -> bool:
-    """Whether a store's snapshot has every file a build writes."""
-    return statement_count(store_path) is not None and all(
-        snapshot_path(store_path, format).is_file() for format in SNAPSHOT_FILES)
-
-
-def snapshot_path(store_path: str | Path, format: str) -> Path:
-    return Path(store_path) / "snapshot" / SNAPSHOT_FILES[format]
-
-
-def write_store_snapshot(store) -> None:
-    """Rewrite ``STORE/snapshot/`` (N-Triples, Turtle, N-Quads, count) from the store's manifest."""
+def write_store_snapshot(store, progress=None) -> int:
+    """Bring a store's snapshot up to date after a build: the Turtle of every block that has
+    none yet (new or changed), and ``STORE/snapshot/info.json``, the number of statements;
+    returns that number."""
     import json
 
-    from ..fileio import atomic_write, write_text
+    from ..fileio import write_text
+    from .manifest import pack_text, unpack_text
 
+    m = store.manifest
+    last: tuple[str, str] = ("", "")
+    done = 0
+    while rows := m.rows("SELECT graph, unit, text FROM blocks WHERE turtle IS NULL AND (graph, unit) > (?, ?) "
+                         "ORDER BY graph, unit LIMIT 5000", last).fetchall():
+        last = rows[-1][:2]
+        made = []
+        for graph, unit, text in rows:
+            data = unpack_text(text)
+            made.append((pack_text(turtle_body(data)), data.count(b"\n"), graph, unit))
+        with m.transaction() as db:
+            db.executemany("UPDATE blocks SET turtle = ?, lines = ? WHERE graph = ? AND unit = ?", made)
+        done += len(made)
+        if progress is not None:
+            progress("snapshot", done, None)
+    count = m.one("SELECT COALESCE(SUM(lines), 0) FROM blocks")
     folder = Path(store.path) / "snapshot"
     folder.mkdir(exist_ok=True)
-    nt = folder / SNAPSHOT_FILES["ntriples"]
-    with atomic_write(nt, "wb") as triples, atomic_write(folder / SNAPSHOT_FILES["nquads"], "wb") as quads:
-        count = write_nquads(store.manifest, quads, triples)
-    with atomic_write(folder / SNAPSHOT_FILES["turtle"], "wb") as fh:
-        write_turtle(nt, fh)
     write_text(folder / INFO, json.dumps({"statements": count}) + "\n")
+    for name in _OLD_FILES:
+        (folder / name).unlink(missing_ok=True)
+    return count
 
 
 def copy_file(path: str | Path, output: IO[bytes]) -> int:
