@@ -3,14 +3,15 @@
 
 from __future__ import annotations
 
+import logging
 import re
 
 import pytest
-from storekit import comparable
+from storekit import comparable, extract, record, write_jsonl
 from test_store import PARAMETER_VALUES
 
 from scholarkg.sparql import inline_values, named_queries, run_query
-from scholarkg.store import GraphStore
+from scholarkg.store import GraphStore, build_store
 from scholarkg.store.read import run_store_query
 from scholarkg.store.search import SEARCH_GRAPH, bucket, fold, prefixes, search_key
 
@@ -92,29 +93,29 @@ def _index(store_path) -> set:
         return {str(q) for q in store.ox.quads_for_pattern(None, None, None, pyoxigraph.NamedNode(SEARCH_GRAPH))}
 
 
+def _rebuilt(tmp_path, caplog, old: list[dict], new: list[dict]):
+    """A store built from ``old``, then from ``new``: checks that its index is the one a fresh
+    build of ``new`` makes; returns the store and the search index's log line of the second build."""
+    store = tmp_path / "s"
+    build_store([write_jsonl(tmp_path / "old.jsonl", old)], store, extractor=extract)
+    with caplog.at_level(logging.INFO, logger="scholarkg.store.search"):
+        build_store([write_jsonl(tmp_path / "new.jsonl", new)], store, extractor=extract)
+    fresh = tmp_path / "fresh"
+    build_store([tmp_path / "new.jsonl"], fresh, extractor=extract)
+    assert _index(store) == _index(fresh)
+    return store, next(r.getMessage() for r in caplog.records if r.name == "scholarkg.store.search")
+
+
 def test_a_build_rewrites_only_the_index_entries_that_changed_and_ends_where_a_fresh_build_does(tmp_path, caplog):
     """Adding a record, renaming a paper and dropping an author rewrite the entries of the
     nodes that changed and of those whose rank moved (the shared author, the entities), remove
     the entry of the author no paper names any more, and leave the index a fresh build of the
     same records makes."""
-    import logging
-
-    from storekit import extract, record, write_jsonl
-
-    from scholarkg.store import build_store
-
     papers = [record(i, "We train with GRPO on MMLU.", authors=(f"Author {i}", "Ada Lovelace")) for i in range(30)]
     changed = [*papers[:3], dict(papers[3], title="Sparse retrieval without labels"), papers[4],
                dict(papers[5], authors=["Ada Lovelace"]), *papers[6:],
                record(99, "PPO on ALE.", authors=("Grace Hopper", "Ada Lovelace"))]
-    store = tmp_path / "s"
-    build_store([write_jsonl(tmp_path / "old.jsonl", papers)], store, extractor=extract)
-    with caplog.at_level(logging.INFO, logger="scholarkg.store.search"):
-        build_store([write_jsonl(tmp_path / "new.jsonl", changed)], store, extractor=extract)
-    fresh = tmp_path / "fresh"
-    build_store([tmp_path / "new.jsonl"], fresh, extractor=extract)
-    assert _index(store) == _index(fresh)
-    message = next(r.getMessage() for r in caplog.records if r.name == "scholarkg.store.search")
+    store, message = _rebuilt(tmp_path, caplog, papers, changed)
     counts = re.fullmatch(r"search index: ([\d,]+) nodes, ([\d,]+) entries written, ([\d,]+) removed", message)
     assert counts, message
     nodes, written, removed = (int(n.replace(",", "")) for n in counts.groups())
@@ -126,20 +127,7 @@ def test_a_build_rewrites_only_the_index_entries_that_changed_and_ends_where_a_f
 
 
 def test_a_build_that_changes_most_entries_rewrites_the_index_whole_and_ends_where_a_fresh_build_does(tmp_path, caplog):
-    import logging
-
-    from storekit import extract, record, write_jsonl
-
-    from scholarkg.store import build_store
-
     papers = [record(i, "We train with GRPO on MMLU.", authors=(f"Author {i}",)) for i in range(12)]
     renamed = [dict(p, title=f"Renamed study {i}", authors=[f"Writer {i}"]) for i, p in enumerate(papers)]
-    store = tmp_path / "s"
-    build_store([write_jsonl(tmp_path / "old.jsonl", papers)], store, extractor=extract)
-    with caplog.at_level(logging.INFO, logger="scholarkg.store.search"):
-        build_store([write_jsonl(tmp_path / "new.jsonl", renamed)], store, extractor=extract)
-    fresh = tmp_path / "fresh"
-    build_store([tmp_path / "new.jsonl"], fresh, extractor=extract)
-    assert _index(store) == _index(fresh)
-    message = next(r.getMessage() for r in caplog.records if r.name == "scholarkg.store.search")
+    _, message = _rebuilt(tmp_path, caplog, papers, renamed)
     assert re.fullmatch(r"search index: [\d,]+ nodes", message), message

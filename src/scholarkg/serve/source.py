@@ -60,18 +60,14 @@ class StoreSource:
         import pyoxigraph
 
         from ..store import GraphStore
-        from ..store.snapshot import open_blocks, snapshot_chunks, statement_count
+        from ..store.snapshot import statement_count, store_snapshot
 
         with GraphStore(self.path) as store:  # its lock: no build changes the blocks meanwhile
             if statement_count(self.path) is not None:
                 from ..store.search import SEARCH_GRAPH
 
-                db = open_blocks(self.path)
-                try:
-                    for chunk in snapshot_chunks(db, "nquads"):
-                        output.write(chunk)
-                finally:
-                    db.close()
+                for chunk in store_snapshot(self.path, "nquads"):
+                    output.write(chunk)
                 index = store.ox.quads_for_pattern(None, None, None, pyoxigraph.NamedNode(SEARCH_GRAPH))
                 pyoxigraph.serialize(index, output, pyoxigraph.RdfFormat.N_QUADS)  # the search index, not in the snapshot
             else:

@@ -59,28 +59,19 @@ def fits_in_memory(path: str | Path, budget: int) -> bool:
 
 def load_snapshot(path: Path, into) -> None:
     """Load the sorted N-Quads snapshot of the store at ``path`` (its blocks, read from its
-    manifest) into the :class:`pyoxigraph.Store` ``into``."""
-    import sqlite3
-
+    manifest) into the :class:`pyoxigraph.Store` ``into``, about 16 MB at a time."""
     import pyoxigraph
 
-    from ..errors import StoreError
-    from .snapshot import open_blocks, snapshot_chunks
+    from .snapshot import store_snapshot
 
-    db = open_blocks(path)
-    try:
-        pending: list[bytes] = []
-        for chunk in snapshot_chunks(db, "nquads"):
-            pending.append(chunk)
-            if len(pending) >= 16:  # loaded 16 MB at a time
-                into.bulk_load(b"".join(pending), pyoxigraph.RdfFormat.N_QUADS)
-                pending = []
-        if pending:
+    pending: list[bytes] = []
+    for chunk in store_snapshot(path, "nquads"):
+        pending.append(chunk)
+        if len(pending) >= 16:
             into.bulk_load(b"".join(pending), pyoxigraph.RdfFormat.N_QUADS)
-    except sqlite3.Error as exc:
-        raise StoreError(f"{path}: cannot read the store manifest ({exc})") from exc
-    finally:
-        db.close()
+            pending = []
+    if pending:
+        into.bulk_load(b"".join(pending), pyoxigraph.RdfFormat.N_QUADS)
 
 
 class QueryStore:

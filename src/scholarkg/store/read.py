@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import sqlite3
 import threading
 from collections.abc import Mapping
 
@@ -185,26 +184,20 @@ def export_store(store: GraphStore, format: str, output) -> None:
     """
     import pyoxigraph as ox
 
-    from .snapshot import SNAPSHOT_KINDS, open_blocks, snapshot_chunks, turtle_prefixes, write_jsonld
+    from .snapshot import SNAPSHOT_KINDS, store_snapshot, turtle_prefixes, write_jsonld
 
     if format not in STORE_EXPORTS:
         raise UsageError(f"format {format!r} is not streamed from a store (streamed: {', '.join(STORE_EXPORTS)})")
     try:
-        if format in SNAPSHOT_KINDS or format == "jsonld":
-            db = open_blocks(store.path)
-            try:
-                if format == "jsonld":
-                    write_jsonld(snapshot_chunks(db, "ntriples"), output)
-                else:
-                    for chunk in snapshot_chunks(db, format):
-                        output.write(chunk)
-            finally:
-                db.close()
+        if format == "jsonld":
+            write_jsonld(store_snapshot(store.path, "ntriples"), output)
+            return
+        if format in SNAPSHOT_KINDS:
+            for chunk in store_snapshot(store.path, format):
+                output.write(chunk)
             return
         ox.serialize(store.quads(), output, ox.RdfFormat.TRIG, prefixes=turtle_prefixes())
     except BrokenPipeError:
         raise
     except OSError as exc:
         raise StoreError(f"cannot write the export ({exc})") from exc
-    except sqlite3.Error as exc:
-        raise StoreError(f"{store.path}: cannot read the store manifest ({exc})") from exc

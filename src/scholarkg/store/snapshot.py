@@ -34,7 +34,7 @@ __all__ = [
     "turtle_prefixes",
     "turtle_body",
     "snapshot_chunks",
-    "open_blocks",
+    "store_snapshot",
     "write_store_snapshot",
     "statement_count",
     "sorted_statements",
@@ -134,8 +134,9 @@ def _has_turtle(db) -> bool:
     return any(row[1] == "turtle" for row in db.execute("PRAGMA table_info(blocks)"))
 
 
-def open_blocks(store_path: str | Path):
-    """The manifest of the store at ``store_path``, opened read-only (for exports and copies)."""
+def store_snapshot(store_path: str | Path, kind: str) -> Iterator[bytes]:
+    """:func:`snapshot_chunks` of the store at ``store_path``, its manifest opened read-only
+    for as long as the pieces are read (exports, in-memory and served copies)."""
     import sqlite3
 
     from ..errors import StoreError
@@ -144,7 +145,11 @@ def open_blocks(store_path: str | Path):
     if not path.is_file():
         raise StoreError(f"{store_path}: the store has no manifest; build it again with build --store")
     try:
-        return sqlite3.connect(path.absolute().as_uri() + "?mode=ro", uri=True, check_same_thread=False)
+        db = sqlite3.connect(path.absolute().as_uri() + "?mode=ro", uri=True, check_same_thread=False)
+        try:
+            yield from snapshot_chunks(db, kind)
+        finally:
+            db.close()
     except sqlite3.Error as exc:
         raise StoreError(f"{path}: cannot read the store manifest ({exc})") from exc
 
