@@ -131,3 +131,28 @@ def test_a_build_that_changes_most_entries_rewrites_the_index_whole_and_ends_whe
     renamed = [dict(p, title=f"Renamed study {i}", authors=[f"Writer {i}"]) for i, p in enumerate(papers)]
     _, message = _rebuilt(tmp_path, caplog, papers, renamed)
     assert re.fullmatch(r"search index: [\d,]+ nodes", message), message
+
+
+def test_an_index_made_another_way_is_rewritten_whole_then_kept_up_to_date(tmp_path, caplog):
+    """A store whose index another version made (its entries may be made otherwise) gets a whole
+    new index at its next build; the build after that looks again only at what changed."""
+    import sqlite3
+
+    papers = [record(i, "We train with GRPO on MMLU.", authors=(f"Author {i}",)) for i in range(12)]
+    store = tmp_path / "s"
+    build_store([write_jsonl(tmp_path / "a.jsonl", papers)], store, extractor=extract)
+    with sqlite3.connect(store / "manifest.sqlite") as db:
+        db.execute("UPDATE meta SET value = 'older' WHERE name = 'search format'")
+    messages = []
+    for n, extra in enumerate((record(50, "PPO on ALE."), record(51, "DPO on GSM8K."))):
+        caplog.clear()
+        with caplog.at_level(logging.INFO, logger="scholarkg.store.search"):
+            build_store([write_jsonl(tmp_path / f"b{n}.jsonl", [extra])], store, extractor=extract)
+        messages.append(next(r.getMessage() for r in caplog.records if r.name == "scholarkg.store.search"))
+        with sqlite3.connect(store / "manifest.sqlite") as db:
+            assert db.execute("SELECT COUNT(*) FROM search_touched").fetchone() == (0,)
+    assert re.fullmatch(r"search index: [\d,]+ nodes", messages[0]), messages
+    assert re.fullmatch(r"search index: [\d,]+ nodes, [1-9]\d* entries written, 0 removed", messages[1]), messages
+    fresh = tmp_path / "fresh"
+    build_store([tmp_path / "a.jsonl", tmp_path / "b0.jsonl", tmp_path / "b1.jsonl"], fresh, extractor=extract)
+    assert _index(store) == _index(fresh)

@@ -10,6 +10,7 @@ from rdflib.compare import isomorphic
 from storekit import GRAPH_COUNT, record, write_jsonl
 
 from scholarkg.pipeline import summarise
+from scholarkg.store import GraphStore
 
 
 def test_build_into_a_store_reports_added_updated_and_unchanged(cli, tmp_path):
@@ -22,6 +23,11 @@ def test_build_into_a_store_reports_added_updated_and_unchanged(cli, tmp_path):
     second = cli("build", changed, "--store", store)
     assert "1 added, 1 updated, 1 unchanged" in second.stdout
     assert "papers      4" in second.stdout
+    again = cli("build", changed, "--store", store)  # nothing changes: the count is the last build's
+    with GraphStore(store) as opened:
+        statements = opened.count()
+    for result in (second, again):
+        assert f"triples     {statements}\n" in result.stdout, result.stdout
 
 
 def test_a_store_build_lists_its_problems_and_notes_beside_the_store(cli, tmp_path):

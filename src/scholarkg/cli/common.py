@@ -139,7 +139,7 @@ def echo_store_report(report, store: Path) -> None:
                + (f", {report.relinked} others relinked" if report.relinked else "")
                + (f", {report.replaced} replaced under a new identity" if report.replaced else ""))
     with GraphStore(store) as opened:
-        summary = store_summary(opened)
+        summary = store_summary(opened, report.statements)
     summary["problems"] = len(report.problems.items)
     summary["skipped_records"] = report.problems.skipped_records
     summary["notes"] = report.problems.summary_notes()

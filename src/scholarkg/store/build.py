@@ -79,6 +79,7 @@ class BuildReport:
     outcome: object = None  # the curation's outcome (corrected extractions and linker), if any
     linker: object = None  # the linker the statements were resolved with
     cpu: dict = field(default_factory=dict)  # CPU seconds of this process by stage
+    statements: int | None = None  # statements of the knowledge graph after the build (its snapshot's count)
 
     @property
     def records(self) -> int:
@@ -473,10 +474,11 @@ class _Builder:
                 # a store's own index, not part of the graph (nor of its snapshot)
                 write_search_index(self.ox, self.m, whole=self.resumed)
                 self.progress("snapshot", 0, None)
-                write_store_snapshot(self.store, self.progress)
+                self.report.statements = write_store_snapshot(self.store, self.progress)
                 self.m.snapshot_written()
             else:  # both are made from the graph alone
                 log.info("the graph did not change: its search index and snapshot are current")
+                self.report.statements = statement_count(self.store.path)
         self.m.set_meta("unfinished", "")
 
 

@@ -21,6 +21,9 @@ what to rewrite without reading the graph back:
   at the end of the build that changed it): the sorted snapshot exports stream
   (:mod:`scholarkg.store.snapshot`) without reading the graph back;
 - ``search``: a digest of each node's entry in the search index (:mod:`scholarkg.store.search`);
+  ``search_touched``: the blocks added, changed or dropped since the index was last brought up
+  to date (with the text a changed or dropped block had), kept by triggers on ``blocks`` while
+  there is an index, so that the next build looks again only at the nodes they name;
 - ``meta``: facts about the last build (the curation file it applied, whether a block changed
   since the last snapshot).
 
@@ -66,6 +69,13 @@ CREATE TABLE IF NOT EXISTS curations (subject TEXT PRIMARY KEY, digest TEXT NOT 
 CREATE TABLE IF NOT EXISTS blocks (
     graph TEXT NOT NULL, unit TEXT NOT NULL, text BLOB NOT NULL, turtle BLOB, lines INTEGER, PRIMARY KEY (graph, unit)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS search (entry TEXT PRIMARY KEY, digest TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS search_touched (graph TEXT NOT NULL, unit TEXT NOT NULL, old BLOB);
+CREATE TRIGGER IF NOT EXISTS blocks_added AFTER INSERT ON blocks WHEN EXISTS (SELECT 1 FROM search)
+BEGIN INSERT INTO search_touched VALUES (new.graph, new.unit, NULL); END;
+CREATE TRIGGER IF NOT EXISTS blocks_changed AFTER UPDATE OF text ON blocks WHEN EXISTS (SELECT 1 FROM search)
+BEGIN INSERT INTO search_touched VALUES (old.graph, old.unit, old.text); END;
+CREATE TRIGGER IF NOT EXISTS blocks_dropped AFTER DELETE ON blocks WHEN EXISTS (SELECT 1 FROM search)
+BEGIN INSERT INTO search_touched VALUES (old.graph, old.unit, old.text); END;
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS record_origins (key TEXT PRIMARY KEY, origin TEXT NOT NULL) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS record_origins_by_origin ON record_origins (origin);

@@ -61,13 +61,14 @@ PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
 PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
 PREFIX bibo: <http://purl.org/ontology/bibo/>
 SELECT DISTINCT ?node ?type ?text WHERE {{
+  {{values}}
   {{ ?node a skg:Author ; foaf:name ?text . BIND("Author" AS ?type) }}
   UNION {{ ?node a skg:Paper . BIND("Paper" AS ?type)
            {{ ?node dcterms:title ?text }} UNION {{ ?node skg:arxivId ?text }} UNION {{ ?node bibo:doi ?text }} }}
   UNION {{ VALUES (?class ?type) {{ {" ".join(f'(skg:{t} "{t}")' for t in _ENTITY_TYPES)} }}
            ?node a ?class . {{ ?node rdfs:label ?text }} UNION {{ ?node skos:altLabel ?text }} }}
-  UNION {{ ?paper dcterms:subject ?node . BIND("Category" AS ?type)
-           {{ ?node skos:notation ?text }} UNION {{ ?node skos:prefLabel ?text }} }}
+  UNION {{ {{ ?node skos:notation ?text }} UNION {{ ?node skos:prefLabel ?text }}
+           FILTER EXISTS {{ ?paper dcterms:subject ?node }} BIND("Category" AS ?type) }}
 }}
 """
 
@@ -121,18 +122,84 @@ def _entries(rows: Iterable[tuple[str, str, str]], ranks: Counter) -> Iterator[t
             yield found, "".join(lines)
 
 
-def _ranks(ox) -> Counter:
-    """Papers per author and per category, and each entity's paper count."""
+def _ranks(ox, nodes: Iterable[str] | None = None) -> Counter:
+    """Papers per author and per category, and each entity's paper count: of every node, or
+    of ``nodes`` (IRIs) only."""
+    import pyoxigraph
+
     ranks: Counter = Counter()
-    for predicate in (DCTERMS.creator, DCTERMS.subject):
-        for quad in ox.quads_for_pattern(None, predicate, None, None):
-            ranks[quad.object.value] += 1
-    for quad in ox.quads_for_pattern(None, SKG.paperCount, None, None):
-        ranks[quad.subject.value] = int(quad.object.value)
+    if nodes is None:
+        for predicate in (DCTERMS.creator, DCTERMS.subject):
+            for quad in ox.quads_for_pattern(None, predicate, None, None):
+                ranks[quad.object.value] += 1
+        for quad in ox.quads_for_pattern(None, SKG.paperCount, None, None):
+            ranks[quad.subject.value] = int(quad.object.value)
+        return ranks
+    for found in nodes:
+        term = pyoxigraph.NamedNode(found)
+        for predicate in (DCTERMS.creator, DCTERMS.subject):
+            ranks[found] += sum(1 for _ in ox.quads_for_pattern(None, predicate, term, None))
+        for quad in ox.quads_for_pattern(term, SKG.paperCount, None, None):
+            ranks[found] = int(quad.object.value)
     return ranks
 
 
+def _texts(ox, nodes: Iterable[str] | None = None) -> set[tuple[str, str, str]]:
+    """(node, type, text) of every node, or of ``nodes`` (IRIs) only."""
+    if nodes is None:
+        return {(s["node"].value, s["type"].value, s["text"].value)
+                for s in ox.query(_TEXTS.replace("{values}", ""), use_default_graph_as_union=True)}
+    rows: set[tuple[str, str, str]] = set()
+    pending = sorted(nodes)
+    for start in range(0, len(pending), _VALUES):
+        values = "VALUES ?node { " + " ".join(f"<{found}>" for found in pending[start:start + _VALUES]) + " }"
+        rows.update((s["node"].value, s["type"].value, s["text"].value)
+                    for s in ox.query(_TEXTS.replace("{values}", values), use_default_graph_as_union=True))
+    return rows
+
+
+def _touched_nodes(manifest, limit: int) -> set[str] | None:
+    """The IRIs the blocks touched since the index was last brought up to date name, in their
+    text now and in the text they had (subjects and objects); None past ``limit`` of them."""
+    import pyoxigraph
+
+    from .manifest import unpack_text
+
+    nodes: set[str] = set()
+    texts = manifest.rows(
+        "SELECT t.old, b.text FROM search_touched t LEFT JOIN blocks b ON b.graph = t.graph AND b.unit = t.unit")
+    for old, new in texts:
+        for packed in (old, new):
+            if packed is None:
+                continue
+            for quad in pyoxigraph.parse(unpack_text(packed), format=pyoxigraph.RdfFormat.N_TRIPLES):
+                for term in (quad.subject, quad.object):
+                    if type(term) is pyoxigraph.NamedNode:
+                        nodes.add(term.value)
+        if len(nodes) > limit:
+            return None
+    return nodes
+
+
+def _stored_digests(manifest, nodes: set[str]) -> dict[str, str]:
+    found: dict[str, str] = {}
+    pending = sorted(nodes)
+    for start in range(0, len(pending), _VALUES):
+        part = pending[start:start + _VALUES]
+        found.update(manifest.rows(f"SELECT entry, digest FROM search WHERE entry IN ({','.join('?' * len(part))})", part))
+    return found
+
+
+def _format() -> str:
+    """A digest of what makes an entry: the query for the texts and the entry of a sample node
+    (folding, buckets, the entry's IRI and properties); an index made otherwise is rewritten."""
+    sample = next(_entries([("urn:x:node", "Paper", "Ré-ranking QA-R1 (Études)")], Counter({"urn:x:node": 3})))[1]
+    return _digest(_TEXTS + sample)
+
+
 _PART = 20_000  # entries loaded at once
+_VALUES = 1_000  # nodes looked up per query
+_CANDIDATES = 2  # past twice as many IRIs named as indexed nodes, the index is rewritten whole
 _BULK_LOAD_BYTES = 4 << 20  # below this a transactional load; above, Oxigraph's bulk loader
 _REWRITE_SHARE = 4  # past 1/4 of the entries changed, the index is rewritten whole
 
@@ -142,41 +209,28 @@ def write_search_index(ox, manifest=None, *, whole: bool = False) -> int:
     returns the number of nodes indexed.
 
     With ``manifest`` (a store build's), whose ``search`` table keeps a digest of each node's
-    entry, only the entries that changed are removed and written again, so a build that adds a
-    few records to a large store rewrites a few entries instead of the whole graph. Without it,
-    with ``whole`` (after a build that stopped half-way), or when many entries changed, the graph
-    is rewritten whole.
+    entry and whose ``search_touched`` table the blocks changed since, only the nodes those
+    blocks name (before and after the change) are looked at again, and only the entries that
+    changed are removed and written again: a build that adds a few records to a large store
+    reads and writes a few entries instead of the whole graph. Without it, with ``whole``
+    (after a build that stopped half-way), for an index made by another version of this module,
+    or when many entries changed, the graph is rewritten whole.
     """
-    ranks = _ranks(ox)
-    rows = sorted({(s["node"].value, s["type"].value, s["text"].value)
-                   for s in ox.query(_TEXTS, use_default_graph_as_union=True)})
     stored = manifest.one("SELECT COUNT(*) FROM search") if manifest is not None else 0
-    if manifest is None or whole or not stored:
-        return _rewrite(ox, manifest, rows, ranks)
-    stale: list[str] = []  # nodes whose entry goes (gone, or changed)
-    fresh: set[str] = set()  # nodes whose entry is written (new, or changed)
-    known = iter(manifest.rows("SELECT entry, digest FROM search ORDER BY entry"))  # read as the merge goes
-    current = next(known, None)
-    count = 0
-    for found, text in _entries(rows, ranks):  # both in node order: a merge
-        if len(stale) * _REWRITE_SHARE > stored:
-            break
-        count += 1
-        while current is not None and current[0] < found:
-            stale.append(current[0])
-            current = next(known, None)
-        if current is not None and current[0] == found:
-            if current[1] != _digest(text):
-                stale.append(found)
-                fresh.add(found)
-            current = next(known, None)
-        else:
-            fresh.add(found)
-    while current is not None:
-        stale.append(current[0])
-        current = next(known, None)
-    if len(stale) * _REWRITE_SHARE > stored:
-        return _rewrite(ox, manifest, rows, ranks)
+    if not stored or whole or manifest.get_meta("search format") != _format():
+        return _rewrite(ox, manifest)
+    nodes = _touched_nodes(manifest, limit=_CANDIDATES * stored)
+    if nodes is None:
+        return _rewrite(ox, manifest)
+    rows = sorted(_texts(ox, nodes))
+    ranks = _ranks(ox, {row[0] for row in rows})
+    digests = _stored_digests(manifest, nodes)
+    current = dict(_entries(rows, ranks))
+    gone = [found for found in sorted(digests) if found not in current]
+    entries = [(found, text) for found, text in current.items() if digests.get(found) != _digest(text)]
+    stale = gone + [found for found, _ in entries if found in digests]
+    if max(len(stale), len(entries)) * _REWRITE_SHARE > stored:
+        return _rewrite(ox, manifest)
     # Statements go before their digests, and digests are kept only after their statements are
     # in: a build stopped between the two leaves an entry the next build writes again.
     from .finish import remove_subjects
@@ -184,17 +238,25 @@ def write_search_index(ox, manifest=None, *, whole: bool = False) -> int:
     remove_subjects(ox, SEARCH_GRAPH, (_entry_iri(found) for found in stale))
     with manifest.transaction() as db:
         db.executemany("DELETE FROM search WHERE entry = ?", ((found,) for found in stale))
-    _load(ox, manifest, _entries((r for r in rows if r[0] in fresh), ranks))
-    log.info("search index: %s nodes, %s entries written, %s removed", f"{count:,}", f"{len(fresh):,}",
-             f"{len(set(stale) - fresh):,}")
+    _load(ox, manifest, iter(entries))
+    with manifest.transaction() as db:
+        db.execute("DELETE FROM search_touched")
+    count = manifest.one("SELECT COUNT(*) FROM search")
+    log.info("search index: %s nodes, %s entries written, %s removed", f"{count:,}", f"{len(entries):,}", f"{len(gone):,}")
     return count
 
 
-def _rewrite(ox, manifest, rows, ranks: Counter) -> int:
+def _rewrite(ox, manifest) -> int:
+    ranks = _ranks(ox)
+    rows = sorted(_texts(ox))
     ox.remove_graph(node(SEARCH_GRAPH))
     if manifest is not None:
-        manifest.db.execute("DELETE FROM search")
+        with manifest.transaction() as db:
+            db.execute("DELETE FROM search")
+            db.execute("DELETE FROM search_touched")
     count = _load(ox, manifest, _entries(rows, ranks))
+    if manifest is not None:
+        manifest.set_meta("search format", _format())
     log.info("search index: %s nodes", f"{count:,}")
     return count
 
