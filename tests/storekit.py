@@ -73,6 +73,15 @@ class AcronymLinker:
     def entities(self) -> list[Entity]:
         return sorted(self.known.values(), key=lambda e: e.key)
 
+    def state(self):
+        return dict(self.known), dict(self.alias)
+
+    @classmethod
+    def from_state(cls, state):
+        linker = cls()
+        linker.known, linker.alias = (dict(part) for part in state)
+        return linker
+
 
 def store_graph(path):
     from scholarkg.store import GraphStore

@@ -3,6 +3,7 @@ relinking, recovery from interruption, locking, and guarded queries on Oxigraph.
 
 from __future__ import annotations
 
+import logging
 import shutil
 import time
 
@@ -172,6 +173,40 @@ def test_a_new_long_form_relinks_records_that_only_had_the_acronym(tmp_path, mon
     long_form = iri.entity("Agents Last Exam")
     assert int(got.value(long_form, SKG.paperCount)) == 2
     assert (iri.entity("ALE"), None, None) not in got and (None, None, iri.entity("ALE")) not in got
+
+
+def test_a_build_that_only_adds_records_links_them_onto_what_the_last_build_linked(tmp_path, caplog):
+    """The stored extractions are not read again when a build only adds records: the linker
+    takes up what the last build had collected, and the store ends as a fresh build of every
+    record (here a new long form relinks a stored record that had only the acronym). A build
+    that reads a stored record again, or finds the kept state made by another version, links
+    everything again and ends there too."""
+    import sqlite3
+
+    from scholarkg.store.manifest import pack
+
+    store = tmp_path / "s"
+    batches = [[record(1, "We evaluate on ALE with GRPO.", authors=("Ada Lovelace", "Alan Turing"))],
+               [record(2, "We introduce Agents Last Exam (ALE), a benchmark, and use PPO.")],
+               [record(1, "We evaluate on ALE with PPO."), record(3, "GRPO on MMLU.")],
+               [record(4, "PPO and GRPO on ALE.")],
+               [record(5, "MMLU with GRPO.")]]
+    took, latest = [], {}
+    for n, batch in enumerate(batches):
+        latest.update((r["arxiv_id"], r) for r in batch)
+        if n == 4:  # the kept state as another version would have kept it
+            with sqlite3.connect(store / "manifest.sqlite") as db:
+                db.execute("UPDATE linked SET state = ?", (pack(("another format", {}), ),))
+        caplog.clear()
+        with caplog.at_level(logging.INFO, logger="scholarkg.store.build"):
+            report = build_store([write_jsonl(tmp_path / f"{n}.jsonl", batch)], store, extractor=extract)
+        took.append(any("onto what the last build linked" in r.getMessage() for r in caplog.records))
+        if n == 1:
+            assert (report.added, report.relinked) == (1, 1)
+        fresh = tmp_path / f"fresh{n}"
+        build_store([write_jsonl(tmp_path / f"fresh{n}.jsonl", list(latest.values()))], fresh, extractor=extract)
+        assert quads(store) == quads(fresh), n
+    assert took == [False, True, False, True, False]
 
 
 def test_cooccurring_pairs_are_counted_at_build_time(tmp_path):

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from .model import Entity, EntityKind, EntityType, Extraction
 
@@ -56,6 +56,9 @@ class _Name:
     parents: Counter = field(default_factory=Counter)
     bases: Counter = field(default_factory=Counter)
     papers: set[str] = field(default_factory=set)
+
+
+_STATE_FORMAT = ("names", *(f.name for f in fields(_Name)))
 
 
 def _kind(kinds: Counter, label: str) -> EntityKind:
@@ -128,6 +131,21 @@ class Linker:
                     if type_ is not None and not n.types:
                         n.types[type_] += 0.1
                     n.papers.add(extraction.record_id)
+
+    # -- keeping -------------------------------------------------------------------------
+    def state(self) -> tuple:
+        """What has been collected, to be picked up by :meth:`from_state` (pickles); adding to
+        the restored linker is the same as adding everything to a new one in the same order."""
+        return _STATE_FORMAT, self._names
+
+    @classmethod
+    def from_state(cls, state) -> Linker | None:
+        """The linker :meth:`state` was taken from; None for a state another version kept."""
+        if not (isinstance(state, tuple) and len(state) == 2 and state[0] == _STATE_FORMAT):
+            return None
+        linker = cls()
+        linker._names = state[1]
+        return linker
 
     # -- merging -------------------------------------------------------------------------
     def _build(self) -> tuple[list[Entity], dict[str, Entity]]:

@@ -41,7 +41,7 @@ from ..graph import iri
 from ..model import Record
 from .disk import GraphStore
 from .emit import Curated, emit_batch, labels_of, source_digest
-from .manifest import origin_of, unpack
+from .manifest import origin_of, pack, unpack
 
 __all__ = ["BuildReport", "LocalMapper", "build_store", "run_stages", "curator_for"]
 
@@ -209,6 +209,7 @@ class _Builder:
         self.seen: set[str] = set()  # keys of the records read in this build
         self.origins: list[tuple[str, str]] = []  # (origin, key) of the records read in this build
         self.written: set[str] = set()  # keys of the records whose statements were rewritten
+        self.appends_only = True  # no record read now was stored before (so none is read again)
         self.report = BuildReport(target.path)
 
     @property
@@ -229,12 +230,17 @@ class _Builder:
         # their text for the snapshot; the next one then keeps the text of every shared node again.
         self.resumed = self.m.get_meta("unfinished") == "1"
         self.m.set_meta("unfinished", "1")
+        linked = self.m.take_linked_state()
         self._timed("read and extract", self._extract, records)
         self._timed("read and extract", self._drop_superseded)
-        linker = self._timed("link", self._link)
+        linker = self._timed("link", self._link, linked if self.appends_only and not self.report.replaced else None)
+        # what the linker has seen, kept for the next build (taken before curation adds to it)
+        kept = self._timed("link", lambda: pack((linker.state(), sorted(self.agents)))) if snapshot else None
         outcome = self._timed("curate", self._curate, linker)
         self._timed("emit and write", self._emit, outcome.linker if outcome is not None else linker, outcome)
         self._timed("finish", self._finish, outcome.linker if outcome is not None else linker, outcome, snapshot)
+        if kept is not None:
+            self.m.keep_linked_state(kept)
         self.report.seconds = time.monotonic() - start
         self.report.outcome = outcome
         self.report.linker = outcome.linker if outcome is not None else linker
@@ -264,6 +270,7 @@ class _Builder:
                     continue
                 if known:
                     pending[key] = (known[0], source)
+                    self.appends_only = False
                 else:
                     pending[key] = (next_seq, source)
                     next_seq += 1
@@ -307,12 +314,28 @@ class _Builder:
 
     # link -------------------------------------------------------------------------------------
 
-    def _link(self):
+    def _link(self, linked: bytes | None):
+        """The linker, having seen every extraction of the store in ``seq`` order. ``linked``,
+        what it had seen at the end of the last build, saves reading the stored extractions
+        again when this build only adds records: they come after the stored ones in that order."""
         from ..link import Linker
 
-        linker = Linker()
-        total = self.m.one("SELECT COUNT(*) FROM records WHERE key NOT IN (SELECT key FROM staged)") + self.m.one("SELECT COUNT(*) FROM staged")
-        for n, blob in enumerate(self.m.linking_order(), start=1):
+        linker, order = None, self.m.linking_order()
+        if linked is not None:
+            try:
+                state, agents = unpack(linked)
+                linker = Linker.from_state(state)
+            except (StoreError, TypeError, ValueError):  # kept by another version
+                linker = None
+            if linker is not None:
+                self.agents.update(agents)
+                order = (blob for _, blob in self.m.rows("SELECT seq, extraction FROM staged ORDER BY seq"))
+                log.info("linking the new records onto what the last build linked")
+        total = self.m.one("SELECT COUNT(*) FROM staged")
+        if linker is None:
+            linker = Linker()
+            total += self.m.one("SELECT COUNT(*) FROM records WHERE key NOT IN (SELECT key FROM staged)")
+        for n, blob in enumerate(order, start=1):
             extraction = unpack(blob)
             linker.add(extraction)
             if extraction.extractor:

@@ -24,6 +24,9 @@ what to rewrite without reading the graph back:
   ``search_touched``: the blocks added, changed or dropped since the index was last brought up
   to date (with the text a changed or dropped block had), kept by triggers on ``blocks`` while
   there is an index, so that the next build looks again only at the nodes they name;
+- ``linked``: what the linker had collected from every stored extraction at the end of the
+  last build (pickled, compressed), so that a build that only adds records links the new ones
+  onto it; removed when a build starts and written again when it ends;
 - ``meta``: facts about the last build (the curation file it applied, whether a block changed
   since the last snapshot).
 
@@ -77,6 +80,7 @@ BEGIN INSERT INTO search_touched VALUES (old.graph, old.unit, old.text); END;
 CREATE TRIGGER IF NOT EXISTS blocks_dropped AFTER DELETE ON blocks WHEN EXISTS (SELECT 1 FROM search)
 BEGIN INSERT INTO search_touched VALUES (old.graph, old.unit, old.text); END;
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS linked (one INTEGER PRIMARY KEY CHECK (one = 0), records INTEGER NOT NULL, state BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS record_origins (key TEXT PRIMARY KEY, origin TEXT NOT NULL) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS record_origins_by_origin ON record_origins (origin);
 CREATE TEMP TABLE IF NOT EXISTS staged (
@@ -332,6 +336,22 @@ class Manifest:
 
     def snapshot_written(self) -> None:
         self.set_meta("snapshot", "current")
+
+    # the linker's state ---------------------------------------------------------------------
+
+    def take_linked_state(self) -> bytes | None:
+        """What the linker collected at the end of the last build (packed), if it is kept and
+        still counts the stored records; it is no longer kept (a build takes it when it starts,
+        so one that stops half-way leaves none)."""
+        row = self.db.execute("SELECT records, state FROM linked").fetchone()
+        self.db.execute("DELETE FROM linked")
+        if row is None or row[0] != self.one("SELECT COUNT(*) FROM records"):
+            return None
+        return row[1]
+
+    def keep_linked_state(self, packed: bytes) -> None:
+        """Keep the linker's state (:func:`pack`-ed) as it stands for the stored records."""
+        self.db.execute("INSERT OR REPLACE INTO linked VALUES (0, (SELECT COUNT(*) FROM records), ?)", (packed,))
 
     def get_meta(self, name: str, default: str = "") -> str:
         value = self.one("SELECT value FROM meta WHERE name = ?", (name,))
