@@ -180,7 +180,8 @@ def test_a_build_that_only_adds_records_links_them_onto_what_the_last_build_link
     takes up what the last build had collected, and the store ends as a fresh build of every
     record (here a new long form relinks a stored record that had only the acronym). A build
     that reads a stored record again, or finds the kept state made by another version, links
-    everything again and ends there too."""
+    everything again and ends there too. Entity and co-author pairs are counted again only
+    among the members of the records a build changed, and end as a fresh build's too."""
     import sqlite3
 
     from scholarkg.store.manifest import pack

@@ -231,6 +231,7 @@ class _Builder:
         self.resumed = self.m.get_meta("unfinished") == "1"
         self.m.set_meta("unfinished", "1")
         linked = self.m.take_linked_state()
+        self.m.watch_members()
         self._timed("read and extract", self._extract, records)
         self._timed("read and extract", self._drop_superseded)
         linker = self._timed("link", self._link, linked if self.appends_only and not self.report.replaced else None)

@@ -72,8 +72,9 @@ def write_aggregates(store, linker, outcome, agents: set[str], written: set[str]
     again (after a build that stopped before keeping it).
     """
     count = _entities(store, linker, outcome, load, progress)
-    _pairs(store, load)
-    _coauthors(store, load)
+    incremental = not every_shared and store.manifest.watching_members()
+    _pairs(store, load, incremental)
+    _coauthors(store, load, incremental)
     touched = _authors(store, load)
     _shared(store, agents, written, touched, load, every_shared)
     _curations(store, outcome, load)
@@ -158,16 +159,27 @@ def _scheme(store, blocks: _Blocks, described: bool, load) -> None:
         remove_subjects(store.ox, ENTITIES, [scheme])
 
 
-def _counted_pairs(store, table: str, select: str, params: tuple, describe, to_iri, load) -> None:
-    """Replace the pairs in ``table`` (a, b, papers) that ``select`` now counts differently."""
+def _counted_pairs(store, table: str, select: str, params: tuple, describe, to_iri, load, touched: str | None) -> None:
+    """Replace the pairs in ``table`` (a, b, papers) that ``select`` now counts differently.
+
+    With ``touched``, the temporary table of the members (entities or authors) of the records
+    this build wrote or removed, as they were and as they are (:meth:`Manifest.watch_members`),
+    only pairs of two such members are counted again and compared: no other pair's count can
+    have changed. ``select`` names its two members ``a.member`` and ``b.member`` and has
+    ``{among}`` where the condition on them goes."""
     db = store.manifest.db
+    if touched is not None and db.execute(f"SELECT EXISTS (SELECT 1 FROM {table})").fetchone()[0]:
+        among = f"AND a.member IN (SELECT member FROM {touched}) AND b.member IN (SELECT member FROM {touched})"
+        kept = f"(SELECT a, b, papers FROM {table} WHERE a IN (SELECT member FROM {touched}) AND b IN (SELECT member FROM {touched}))"
+    else:  # every pair (a first build, or one after a build that stopped half-way)
+        among, kept = "", table
     db.execute("DROP TABLE IF EXISTS temp.new_pairs")
-    db.execute(f"CREATE TEMP TABLE new_pairs AS {select}", params)
-    stale = db.execute(f"SELECT a, b FROM (SELECT a, b, papers FROM {table} EXCEPT SELECT a, b, papers FROM new_pairs)").fetchall()
+    db.execute(f"CREATE TEMP TABLE new_pairs AS {select.replace('{among}', among)}", params)
+    stale = db.execute(f"SELECT a, b FROM (SELECT a, b, papers FROM {kept} EXCEPT SELECT a, b, papers FROM new_pairs)").fetchall()
     # The new and changed pairs wait in a table, not in memory (a first build of a large store
     # has millions of them).
     db.execute("DROP TABLE IF EXISTS temp.fresh_pairs")
-    db.execute(f"CREATE TEMP TABLE fresh_pairs AS SELECT a, b, papers FROM new_pairs EXCEPT SELECT a, b, papers FROM {table} ORDER BY a, b")
+    db.execute(f"CREATE TEMP TABLE fresh_pairs AS SELECT a, b, papers FROM new_pairs EXCEPT SELECT a, b, papers FROM {kept} ORDER BY a, b")
     db.execute("DROP TABLE temp.new_pairs")
     blocks = _Blocks(store.manifest, PAIRS)
     for a, b in stale:
@@ -190,23 +202,25 @@ def _counted_pairs(store, table: str, select: str, params: tuple, describe, to_i
     db.execute("DROP TABLE temp.fresh_pairs")
 
 
-def _pairs(store, load) -> None:
+def _pairs(store, load, incremental: bool) -> None:
     _counted_pairs(
         store, "pairs",
-        "SELECT a.entity AS a, b.entity AS b, COUNT(*) AS papers "
-        "FROM record_entities a JOIN record_entities b ON a.key = b.key AND a.entity < b.entity "
-        "WHERE a.named = 1 AND b.named = 1 GROUP BY a.entity, b.entity HAVING COUNT(*) >= ?",
-        (MIN_SHARED,), pair_triples, iri.entity_pair, load,
+        "SELECT a.member AS a, b.member AS b, COUNT(*) AS papers FROM "
+        "(SELECT key, entity AS member FROM record_entities WHERE named = 1) a JOIN "
+        "(SELECT key, entity AS member FROM record_entities WHERE named = 1) b ON a.key = b.key AND a.member < b.member "
+        "WHERE 1 {among} GROUP BY a.member, b.member HAVING COUNT(*) >= ?",
+        (MIN_SHARED,), pair_triples, iri.entity_pair, load, "temp.touched_entities" if incremental else None,
     )
 
 
-def _coauthors(store, load) -> None:
+def _coauthors(store, load, incremental: bool) -> None:
     _counted_pairs(
         store, "coauthors",
-        "SELECT a.author AS a, b.author AS b, COUNT(*) AS papers "
-        "FROM record_authors a JOIN record_authors b ON a.key = b.key AND a.author < b.author "
-        "GROUP BY a.author, b.author",
-        (), coauthor_triples, iri.coauthor_pair, load,
+        "SELECT a.member AS a, b.member AS b, COUNT(*) AS papers FROM "
+        "(SELECT key, author AS member FROM record_authors) a JOIN "
+        "(SELECT key, author AS member FROM record_authors) b ON a.key = b.key AND a.member < b.member "
+        "WHERE 1 {among} GROUP BY a.member, b.member",
+        (), coauthor_triples, iri.coauthor_pair, load, "temp.touched_authors" if incremental else None,
     )
 
 

@@ -337,6 +337,31 @@ class Manifest:
     def snapshot_written(self) -> None:
         self.set_meta("snapshot", "current")
 
+    # members of changed records ---------------------------------------------------------------
+
+    def watch_members(self) -> None:
+        """From now on (on this connection), note in ``temp.touched_entities`` and
+        ``temp.touched_authors`` the entities and authors of every record whose rows are
+        written or removed, as they were and as they are: the only members whose pairs a
+        build can change. Nothing is noted while no pair is counted (a first build)."""
+        self.db.executescript("""
+CREATE TEMP TABLE IF NOT EXISTS touched_entities (member TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TEMP TABLE IF NOT EXISTS touched_authors (member TEXT PRIMARY KEY) WITHOUT ROWID;
+DELETE FROM temp.touched_entities; DELETE FROM temp.touched_authors;
+CREATE TEMP TRIGGER IF NOT EXISTS entities_added AFTER INSERT ON main.record_entities WHEN EXISTS (SELECT 1 FROM main.pairs)
+BEGIN INSERT OR IGNORE INTO touched_entities VALUES (new.entity); END;
+CREATE TEMP TRIGGER IF NOT EXISTS entities_removed AFTER DELETE ON main.record_entities WHEN EXISTS (SELECT 1 FROM main.pairs)
+BEGIN INSERT OR IGNORE INTO touched_entities VALUES (old.entity); END;
+CREATE TEMP TRIGGER IF NOT EXISTS authors_added AFTER INSERT ON main.record_authors WHEN EXISTS (SELECT 1 FROM main.coauthors)
+BEGIN INSERT OR IGNORE INTO touched_authors VALUES (new.author); END;
+CREATE TEMP TRIGGER IF NOT EXISTS authors_removed AFTER DELETE ON main.record_authors WHEN EXISTS (SELECT 1 FROM main.coauthors)
+BEGIN INSERT OR IGNORE INTO touched_authors VALUES (old.author); END;
+""")
+
+    def watching_members(self) -> bool:
+        """Whether :meth:`watch_members` was called on this connection."""
+        return self.one("SELECT COUNT(*) FROM temp.sqlite_master WHERE name = 'touched_entities'") == 1
+
     # the linker's state ---------------------------------------------------------------------
 
     def take_linked_state(self) -> bytes | None:
