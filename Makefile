@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip --disable-pip-version-check
 
-.PHONY: install install-test demo test test-fast system-deps bench bench-store bench-peak bench-store-full bench-serve bench-app bench-jsonld eval model taxonomy clean fuzz
+.PHONY: install install-test demo test test-fast system-deps bench bench-store bench-peak bench-incremental bench-store-full bench-serve bench-app bench-jsonld eval model taxonomy clean fuzz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -65,6 +65,11 @@ bench-store: install-test
 ## Peak memory of both builds at 100,000 records (about 40 minutes here); writes bench/results/peak.md
 bench-peak: install-test
 	$(BIN)/python bench/bench_targets.py --peak-only --records 100000
+
+## Builds that add, repeat or change a few records on a store of 20,000 records, against the
+## revision before incremental index, linking and pairs (about 20 minutes here); writes bench/results/incremental.md
+bench-incremental: install-test
+	$(BIN)/python bench/bench_incremental.py --baseline 9998350 --report bench/results/incremental.md
 
 ## The longer store benchmark (about two hours here): builds up to 100,000 records, Dask; writes bench/results/store.md
 bench-store-full: install-test
