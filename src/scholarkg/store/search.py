@@ -35,7 +35,7 @@ from collections.abc import Iterable, Iterator
 from operator import itemgetter
 
 from ..graph import iri
-from ..graph.terms import DCTERMS, SKG, Literal, node
+from ..graph.terms import DCTERMS, RDF, SKG, Literal, node
 from ..graph.vocab import ID_BASE, ONTOLOGY_IRI
 
 __all__ = ["SEARCH_GRAPH", "PREFIX_LETTERS", "fold", "search_key", "prefixes", "bucket", "write_search_index"]
@@ -52,6 +52,8 @@ _ENTRY = ID_BASE + "search/"
 
 # explorer node type -> the class that makes a node one (entities: their own class)
 _ENTITY_TYPES = ("Benchmark", "Dataset", "Model", "Method", "Task", "Metric")
+
+_INDEXED_CLASSES = frozenset(_SKG + name for name in ("Author", "Paper", *_ENTITY_TYPES))
 
 _TEXTS = f"""
 PREFIX skg: <{_SKG}>
@@ -135,11 +137,15 @@ def _ranks(ox, nodes: Iterable[str] | None = None) -> Counter:
         for quad in ox.quads_for_pattern(None, SKG.paperCount, None, None):
             ranks[quad.subject.value] = int(quad.object.value)
         return ranks
-    for found in nodes:
-        term = pyoxigraph.NamedNode(found)
-        for predicate in (DCTERMS.creator, DCTERMS.subject):
-            ranks[found] += sum(1 for _ in ox.quads_for_pattern(None, predicate, term, None))
-        for quad in ox.quads_for_pattern(term, SKG.paperCount, None, None):
+    for found in sorted(nodes):
+        # each statement counted once, in whichever graph it is (as the loop above reads them),
+        # by Oxigraph: a category names thousands of papers
+        patterns = [f"{{ ?x {p} <{found}> }}" for p in (DCTERMS.creator, DCTERMS.subject)]
+        union = " UNION ".join(patterns + [f"{{ GRAPH ?g {p} }}" for p in patterns])
+        count = int(next(iter(ox.query(f"SELECT (COUNT(*) AS ?n) WHERE {{ {union} }}")))[0].value)
+        if count:
+            ranks[found] = count
+        for quad in ox.quads_for_pattern(pyoxigraph.NamedNode(found), SKG.paperCount, None, None):
             ranks[found] = int(quad.object.value)
     return ranks
 
@@ -159,12 +165,15 @@ def _texts(ox, nodes: Iterable[str] | None = None) -> set[tuple[str, str, str]]:
 
 
 def _touched_nodes(manifest, limit: int) -> set[str] | None:
-    """The IRIs the blocks touched since the index was last brought up to date name, in their
-    text now and in the text they had (subjects and objects); None past ``limit`` of them."""
+    """The nodes the blocks touched since the index was last brought up to date name, in their
+    text now and in the text they had, that may have an entry (:data:`_TEXTS`): authors,
+    papers and entities (subjects typed so), and the authors and categories a paper names
+    (whose ranks count those papers). None past ``limit`` of them."""
     import pyoxigraph
 
     from .manifest import unpack_text
 
+    typed, named = RDF.type.value, (DCTERMS.creator.value, DCTERMS.subject.value)
     nodes: set[str] = set()
     texts = manifest.rows(
         "SELECT t.old, b.text FROM search_touched t LEFT JOIN blocks b ON b.graph = t.graph AND b.unit = t.unit")
@@ -173,9 +182,11 @@ def _touched_nodes(manifest, limit: int) -> set[str] | None:
             if packed is None:
                 continue
             for quad in pyoxigraph.parse(unpack_text(packed), format=pyoxigraph.RdfFormat.N_TRIPLES):
-                for term in (quad.subject, quad.object):
-                    if type(term) is pyoxigraph.NamedNode:
-                        nodes.add(term.value)
+                predicate = quad.predicate.value
+                if predicate == typed and quad.object.value in _INDEXED_CLASSES:
+                    nodes.add(quad.subject.value)
+                elif predicate in named and type(quad.object) is pyoxigraph.NamedNode:
+                    nodes.add(quad.object.value)
         if len(nodes) > limit:
             return None
     return nodes
