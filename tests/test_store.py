@@ -403,3 +403,17 @@ def test_a_build_keeps_what_did_not_change_and_exports_what_a_fresh_build_export
     assert exported(store, "turtle") == turtle
     with GraphStore(store) as s:
         assert run_store_query(s, 'ASK { ?e <https://w3id.org/scholarkg/ontology#searchKey> " ppo" }').boolean
+
+
+def test_a_build_that_writes_much_of_the_store_compacts_its_database_and_a_small_one_does_not(tmp_path, caplog):
+    store = tmp_path / "s"
+    papers = [record(i, "We train with GRPO on MMLU.", authors=(f"Author {i}", "Ada Lovelace")) for i in range(60)]
+    compacted = []
+    for n, batch in enumerate((papers, [record(99, "PPO on ALE.")])):
+        caplog.clear()
+        with caplog.at_level(logging.INFO, logger="scholarkg.store.build"):
+            build_store([write_jsonl(tmp_path / f"{n}.jsonl", batch)], store, extractor=extract)
+        compacted.append(any(r.getMessage().startswith("compacted the store's database") for r in caplog.records))
+    assert compacted == [True, False]
+    with GraphStore(store) as opened:
+        assert opened.count() > 0 and len(list(opened.ox.quads_for_pattern(None, None, None, None))) > opened.count()

@@ -217,7 +217,7 @@ _REWRITE_SHARE = 4  # past 1/4 of the entries changed, the index is rewritten wh
 
 def write_search_index(ox, manifest=None, *, whole: bool = False) -> int:
     """Bring the search index of the open, writable :class:`pyoxigraph.Store` ``ox`` up to date;
-    returns the number of nodes indexed.
+    returns the number of statements it loaded.
 
     With ``manifest`` (a store build's), whose ``search`` table keeps a digest of each node's
     entry and whose ``search_touched`` table the blocks changed since, only the nodes those
@@ -249,12 +249,12 @@ def write_search_index(ox, manifest=None, *, whole: bool = False) -> int:
     remove_subjects(ox, SEARCH_GRAPH, (_entry_iri(found) for found in stale))
     with manifest.transaction() as db:
         db.executemany("DELETE FROM search WHERE entry = ?", ((found,) for found in stale))
-    _load(ox, manifest, iter(entries))
+    _, statements = _load(ox, manifest, iter(entries))
     with manifest.transaction() as db:
         db.execute("DELETE FROM search_touched")
     count = manifest.one("SELECT COUNT(*) FROM search")
     log.info("search index: %s nodes, %s entries written, %s removed", f"{count:,}", f"{len(entries):,}", f"{len(gone):,}")
-    return count
+    return statements
 
 
 def _rewrite(ox, manifest) -> int:
@@ -265,19 +265,20 @@ def _rewrite(ox, manifest) -> int:
         with manifest.transaction() as db:
             db.execute("DELETE FROM search")
             db.execute("DELETE FROM search_touched")
-    count = _load(ox, manifest, _entries(rows, ranks))
+    count, statements = _load(ox, manifest, _entries(rows, ranks))
     if manifest is not None:
         manifest.set_meta("search format", _format())
     log.info("search index: %s nodes", f"{count:,}")
-    return count
+    return statements
 
 
-def _load(ox, manifest, entries: Iterable[tuple[str, str]]) -> int:
+def _load(ox, manifest, entries: Iterable[tuple[str, str]]) -> tuple[int, int]:
     """Load entries a part at a time (the whole index as text would take more memory than the
-    rest of a large build), each part's digests kept once it is in; returns the entries."""
+    rest of a large build), each part's digests kept once it is in; returns the entries and
+    their statements."""
     import pyoxigraph as ox_
 
-    count = 0
+    count = statements = 0
     while part := list(itertools.islice(entries, _PART)):
         data = "".join(text for _, text in part).encode("utf-8")
         (ox.bulk_load if len(data) >= _BULK_LOAD_BYTES else ox.load)(data, ox_.RdfFormat.N_QUADS)
@@ -285,7 +286,8 @@ def _load(ox, manifest, entries: Iterable[tuple[str, str]]) -> int:
             with manifest.transaction() as db:
                 db.executemany("INSERT OR REPLACE INTO search VALUES (?, ?)", ((found, _digest(text)) for found, text in part))
         count += len(part)
-    return count
+        statements += data.count(b"\n")
+    return count, statements
 
 
 def _digest(text: str) -> str:
