@@ -67,7 +67,7 @@ bench-peak: install-test
 	$(BIN)/python bench/bench_targets.py --peak-only --records 100000
 
 ## Builds that add, repeat or change a few records on a store of 20,000 records, against the
-## revision before incremental index, linking and pairs (about 20 minutes here); writes bench/results/incremental.md
+## revision before incremental index, linking and pairs (about 10 minutes here); writes bench/results/incremental.md
 bench-incremental: install-test
 	$(BIN)/python bench/bench_incremental.py --baseline 9998350 --report bench/results/incremental.md
 
