@@ -512,7 +512,6 @@ class _Builder:
                 self.report.statements = statement_count(self.store.path)
         self.m.set_meta("unfinished", "")
 
-
     def _compact(self) -> None:
         """Compact the whole database once after a build that wrote much of it (a first build,
         a rewrite of the search index). Left to itself, RocksDB compacts such writes in the
