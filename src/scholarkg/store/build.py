@@ -43,6 +43,7 @@ from ..model import Record
 from .disk import GraphStore
 from .emit import Curated, emit_batch, labels_of, source_digest
 from .manifest import origin_of, pack, unpack
+from .snapshot import statement_count
 
 __all__ = ["BuildReport", "LocalMapper", "build_store", "run_stages", "curator_for"]
 
@@ -237,14 +238,23 @@ class _Builder:
         self.m.watch_members()
         self._timed("read and extract", self._extract, records)
         self._timed("read and extract", self._drop_superseded)
-        linker = self._timed("link", self._link, linked if self.appends_only and not self.report.replaced else None)
-        # what the linker has seen, kept for the next build (taken before curation adds to it)
-        kept = self._timed("link", lambda: pack((linker.state(), sorted(self.agents)))) if snapshot else None
-        outcome = self._timed("curate", self._curate, linker)
-        self._timed("emit and write", self._emit, outcome.linker if outcome is not None else linker, outcome)
-        self._timed("finish", self._finish, outcome.linker if outcome is not None else linker, outcome, snapshot)
-        if kept is not None:
-            self.m.keep_linked_state(kept)
+        if snapshot and linked is not None and self._nothing_new():
+            # The store is as the last build left it (its linker's state is kept only by a build
+            # that finished) and this one read nothing new: nothing to link, write or count.
+            linker, outcome = self._timed("link", self._link, linked), None
+            self.m.keep_linked_state(linked)
+            self.report.statements = statement_count(self.store.path)
+            self.m.set_meta("unfinished", "")
+            log.info("nothing new was read: the store is as the last build left it")
+        else:
+            linker = self._timed("link", self._link, linked if self.appends_only and not self.report.replaced else None)
+            # what the linker has seen, kept for the next build (taken before curation adds to it)
+            kept = self._timed("link", lambda: pack((linker.state(), sorted(self.agents)))) if snapshot else None
+            outcome = self._timed("curate", self._curate, linker)
+            self._timed("emit and write", self._emit, outcome.linker if outcome is not None else linker, outcome)
+            self._timed("finish", self._finish, outcome.linker if outcome is not None else linker, outcome, snapshot)
+            if kept is not None:
+                self.m.keep_linked_state(kept)
         self.report.seconds = time.monotonic() - start
         self.report.outcome = outcome
         self.report.linker = outcome.linker if outcome is not None else linker
@@ -252,6 +262,14 @@ class _Builder:
         log.info("store %s: %d added, %d updated, %d unchanged, %d relinked", self.store.path,
                  self.report.added, self.report.updated, self.report.unchanged, self.report.relinked)
         return self.report
+
+    def _nothing_new(self) -> bool:
+        """Whether this build read no new or changed record, replaced none, applies no curation
+        file (nor did the last build) and follows a build that finished with a snapshot."""
+        return (not self.resumed and self.appends_only and not self.report.replaced
+                and not self.m.one("SELECT COUNT(*) FROM staged")
+                and (self.curator is None or self.curator.curation is None) and not self.m.get_meta("curation")
+                and self.m.snapshot_current() and statement_count(self.store.path) is not None)
 
     # extract ----------------------------------------------------------------------------------
 
@@ -497,7 +515,7 @@ class _Builder:
                                                 self._load, self.progress, every_shared=self.resumed)
         if snapshot:
             from .search import write_search_index
-            from .snapshot import statement_count, write_store_snapshot
+            from .snapshot import write_store_snapshot
 
             if self.resumed or not self.m.snapshot_current() or statement_count(self.store.path) is None:
                 # a store's own index, not part of the graph (nor of its snapshot)
