@@ -72,7 +72,7 @@ def write_aggregates(store, linker, outcome, agents: set[str], written: set[str]
     again (after a build that stopped before keeping it).
     """
     count = _entities(store, linker, outcome, load, progress)
-    incremental = not every_shared and store.manifest.watching_members()
+    incremental = not every_shared  # the build watches members from its start (Manifest.watch_members)
     _pairs(store, load, incremental)
     _coauthors(store, load, incremental)
     touched = _authors(store, load)

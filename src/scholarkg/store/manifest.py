@@ -358,10 +358,6 @@ CREATE TEMP TRIGGER IF NOT EXISTS authors_removed AFTER DELETE ON main.record_au
 BEGIN INSERT OR IGNORE INTO touched_authors VALUES (old.author); END;
 """)
 
-    def watching_members(self) -> bool:
-        """Whether :meth:`watch_members` was called on this connection."""
-        return self.one("SELECT COUNT(*) FROM temp.sqlite_master WHERE name = 'touched_entities'") == 1
-
     # the linker's state ---------------------------------------------------------------------
 
     def take_linked_state(self) -> bytes | None:

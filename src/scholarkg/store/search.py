@@ -155,10 +155,11 @@ def _texts(ox, nodes: Iterable[str] | None = None) -> set[tuple[str, str, str]]:
     if nodes is None:
         return {(s["node"].value, s["type"].value, s["text"].value)
                 for s in ox.query(_TEXTS.replace("{values}", ""), use_default_graph_as_union=True)}
+    from .finish import _chunks
+
     rows: set[tuple[str, str, str]] = set()
-    pending = sorted(nodes)
-    for start in range(0, len(pending), _VALUES):
-        values = "VALUES ?node { " + " ".join(f"<{found}>" for found in pending[start:start + _VALUES]) + " }"
+    for part in _chunks(sorted(nodes), _VALUES):
+        values = "VALUES ?node { " + " ".join(f"<{found}>" for found in part) + " }"
         rows.update((s["node"].value, s["type"].value, s["text"].value)
                     for s in ox.query(_TEXTS.replace("{values}", values), use_default_graph_as_union=True))
     return rows
@@ -193,10 +194,10 @@ def _touched_nodes(manifest, limit: int) -> set[str] | None:
 
 
 def _stored_digests(manifest, nodes: set[str]) -> dict[str, str]:
+    from .finish import _chunks
+
     found: dict[str, str] = {}
-    pending = sorted(nodes)
-    for start in range(0, len(pending), _VALUES):
-        part = pending[start:start + _VALUES]
+    for part in _chunks(sorted(nodes), _VALUES):
         found.update(manifest.rows(f"SELECT entry, digest FROM search WHERE entry IN ({','.join('?' * len(part))})", part))
     return found
 
