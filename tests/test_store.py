@@ -187,13 +187,17 @@ def test_a_new_long_form_relinks_records_that_only_had_the_acronym(tmp_path, mon
     assert (iri.entity("ALE"), None, None) not in got and (None, None, iri.entity("ALE")) not in got
 
 
-def test_a_build_that_only_adds_records_links_them_onto_what_the_last_build_linked(tmp_path, caplog):
+def test_a_build_links_only_what_changed_onto_what_the_last_build_linked(tmp_path, caplog):
     """The stored extractions are not read again when a build only adds records: the linker
     takes up what the last build had collected, and the store ends as a fresh build of every
     record (here a new long form relinks a stored record that had only the acronym). A build
-    that reads a stored record again, or finds the kept state made by another version, links
-    everything again and ends there too. Entity and co-author pairs are counted again only
-    among the members of the records a build changed, and end as a fresh build's too."""
+    that reads a stored record again with another text takes it up too and folds again only
+    the names that record speaks of, before and after, from every record that speaks of them
+    (here the long form gains a second short form, then loses the first, and the records that
+    had only that acronym are relinked again).
+    One that finds the kept state made by another version links everything again, and ends
+    there too. Entity and co-author pairs are counted again only among the members of the
+    records a build changed, and end as a fresh build's too."""
     import sqlite3
 
     from scholarkg.store.manifest import pack
@@ -201,25 +205,53 @@ def test_a_build_that_only_adds_records_links_them_onto_what_the_last_build_link
     store = tmp_path / "s"
     batches = [[record(1, "We evaluate on ALE with GRPO.", authors=("Ada Lovelace", "Alan Turing"))],
                [record(2, "We introduce Agents Last Exam (ALE), a benchmark, and use PPO.")],
-               [record(1, "We evaluate on ALE with PPO."), record(3, "GRPO on MMLU.")],
+               [record(1, "We extend Agents Last Exam (ALX) with PPO."), record(3, "GRPO on MMLU.")],
                [record(4, "PPO and GRPO on ALE.")],
+               [record(2, "We introduce a benchmark, and use PPO and ALE.")],  # ALE's long form is gone
                [record(5, "MMLU with GRPO.")]]
-    took, latest = [], {}
+    ways, latest = [], {}
     for n, batch in enumerate(batches):
         latest.update((r["arxiv_id"], r) for r in batch)
-        if n == 4:  # the kept state as another version would have kept it
+        if n == 5:  # the kept state as another version would have kept it
             with sqlite3.connect(store / "manifest.sqlite") as db:
                 db.execute("UPDATE linked SET state = ?", (pack(("another format", {}), ),))
         caplog.clear()
-        with caplog.at_level(logging.INFO, logger="scholarkg.store.build"):
+        with caplog.at_level(logging.INFO, logger="scholarkg.store"):
             report = build_store([write_jsonl(tmp_path / f"{n}.jsonl", batch)], store, extractor=extract)
-        took.append(any("onto what the last build linked" in r.getMessage() for r in caplog.records))
+        said = " ".join(r.getMessage() for r in caplog.records)
+        ways.append("adding" if "onto what the last build linked" in said else
+                    "folding" if "linking again the" in said else "everything")
         if n == 1:
             assert (report.added, report.relinked) == (1, 1)
         fresh = tmp_path / f"fresh{n}"
         build_store([write_jsonl(tmp_path / f"fresh{n}.jsonl", list(latest.values()))], fresh, extractor=extract)
         assert quads(store) == quads(fresh), n
-    assert took == [False, True, False, True, False]
+    assert ways == ["everything", "adding", "folding", "adding", "folding", "everything"]
+
+
+def test_an_extractor_version_no_stored_record_has_any_more_leaves_the_graph(tmp_path, caplog):
+    """Records read again by another extractor version, one build at a time: the linker folds
+    only their names again, and the version the last of them had is gone, as from a fresh build."""
+    import dataclasses
+
+    def newer(records, nlp=None):
+        for r, extraction in extract(records):
+            yield r, dataclasses.replace(extraction, extractor="test-extractor-2")
+
+    store = tmp_path / "s"
+    build_store([write_jsonl(tmp_path / "a.jsonl", [record(i, f"GRPO on MMLU, take {i}.") for i in range(1, 4)])],
+                store, extractor=extract)
+    for i in range(1, 4):
+        with caplog.at_level(logging.INFO, logger="scholarkg.store"):
+            build_store([write_jsonl(tmp_path / f"b{i}.jsonl", [record(i, f"PPO on MMLU, take {i}.")])], store,
+                        extractor=newer)
+        assert any("linking again the" in r.getMessage() for r in caplog.records)
+        caplog.clear()
+    fresh = tmp_path / "fresh"
+    build_store([write_jsonl(tmp_path / "c.jsonl", [record(i, f"PPO on MMLU, take {i}.") for i in range(1, 4)])],
+                fresh, extractor=newer)
+    assert quads(store) == quads(fresh)
+    assert not any("test-extractor-1" in line for line in quads(store))
 
 
 def test_cooccurring_pairs_are_counted_at_build_time(tmp_path):

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter, defaultdict
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field, fields
 
 from .model import Entity, EntityKind, EntityType, Extraction
@@ -97,23 +98,29 @@ class Linker:
         self._cache: tuple[list[Entity], dict[str, Entity]] | None = None
 
     # -- collecting ----------------------------------------------------------------------
-    def _name(self, label: str) -> _Name:
-        from .extract.names import canonical_key
-
-        key = canonical_key(label)
+    def _name(self, label: str, key: str) -> _Name:
         if key not in self._names:
             self._names[key] = _Name(label)
         return self._names[key]
 
-    def add(self, extraction: Extraction) -> None:
-        """Record the mentions and result names of one paper."""
+    def add(self, extraction: Extraction, only: Collection[str] | None = None) -> set[str]:
+        """Record the mentions and result names of one paper; with ``only``, just what it says
+        of the names with those keys. Returns the keys of every name the paper speaks of.
+
+        What is collected for one name depends only on what the papers say of it, in the order
+        they are added: a name can be forgotten and folded again from the papers that speak of
+        it (:meth:`forget`), and the linker is as if every paper had been added again."""
         from .extract.names import canonical_key
 
-        self._cache = None
+        said: set[str] = set()
         for m in extraction.mentions:
-            if not canonical_key(m.label):
+            key = canonical_key(m.label)
+            if not key:
                 continue
-            n = self._name(m.label)
+            said.add(key)
+            if only is not None and key not in only:
+                continue
+            n = self._name(m.label, key)
             n.types[m.type] += m.confidence
             n.kinds[m.kind] += m.confidence
             n.surfaces[m.text] += 1
@@ -126,11 +133,29 @@ class Linker:
         for r in extraction.results:
             for label, type_ in ((r.model, None), (r.benchmark, EntityType.BENCHMARK), (r.metric, EntityType.METRIC),
                                  (r.baseline, None)):
-                if label and canonical_key(label):
-                    n = self._name(label)
-                    if type_ is not None and not n.types:
-                        n.types[type_] += 0.1
-                    n.papers.add(extraction.record_id)
+                key = canonical_key(label) if label else ""
+                if not key:
+                    continue
+                said.add(key)
+                if only is not None and key not in only:
+                    continue
+                n = self._name(label, key)
+                if type_ is not None and not n.types:
+                    n.types[type_] += 0.1
+                n.papers.add(extraction.record_id)
+        if only is None or not said.isdisjoint(only):
+            self._cache = None
+        return said
+
+    def said_by(self, extraction: Extraction) -> set[str]:
+        """The keys of the names ``extraction`` speaks of (nothing is added)."""
+        return self.add(extraction, only=())
+
+    def forget(self, keys: Iterable[str]) -> None:
+        """Drop what was collected for the names with ``keys``, to be folded again with :meth:`add`."""
+        for key in keys:
+            self._names.pop(key, None)
+        self._cache = None
 
     # -- keeping -------------------------------------------------------------------------
     def state(self) -> tuple:
@@ -257,7 +282,8 @@ class Linker:
         from .extract.names import canonical_key
 
         families = {name: e.canonical for e in gaz.of_type(EntityType.MODEL) for name in e.names}
-        pending = [(n.label, n) for n in list(names.values())]
+        # in the order of the keys, so that the outcome does not depend on the order names were added in
+        pending = [(n.label, n) for _, n in sorted(names.items(), reverse=True)]
         while pending:
             label, n = pending.pop()
             for parent in list(n.parents):

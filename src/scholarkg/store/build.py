@@ -7,8 +7,8 @@
                          (:func:`scholarkg.identity.merge_records`, spooled in the manifest);
                          records whose content and extractor are unchanged are skipped
     extract   (map)      new and changed records -> extractions, staged in the manifest
-    link      (reduce)   one Linker over every record of the store, in order of arrival (a
-                         build that only adds records takes up what the last one collected)
+    link      (reduce)   one Linker over every record of the store, in order of arrival,
+                         taking up what the last build collected (:mod:`.linking`)
     curate               the curation file's corrections over every record, when there is one
     emit      (map)      records -> N-Triples text, with labels resolved by that one linker
     write                replace the graphs of records whose statements changed
@@ -33,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,7 +43,8 @@ from ..graph import iri
 from ..model import Record
 from .disk import GraphStore
 from .emit import Curated, emit_batch, labels_of, source_digest
-from .manifest import origin_of, pack, unpack
+from .linking import keep_state
+from .manifest import origin_of, unpack
 from .snapshot import statement_count
 
 __all__ = ["BuildReport", "LocalMapper", "build_store", "run_stages", "curator_for"]
@@ -205,6 +207,9 @@ class _Builder:
         self.extractor = extractor or extract_many
         self.version = version or (EXTRACTOR_VERSION if extractor is None else "custom")
         self.agents: set[str] = set()  # extractor versions of the extractions in the store
+        self.agent_counts: Counter = Counter()  # and the number of extractions of each
+        self.gone: list[bytes] = []  # the extractions of the stored records this build removed
+        self.linked_by = ""  # how the linker was made: "adding", "folding again" or "reading everything"
         self.batch_size = batch_size
         self.progress = progress
         self.curator = curator
@@ -238,18 +243,18 @@ class _Builder:
         self.m.watch_members()
         self._timed("read and extract", self._extract, records)
         self._timed("read and extract", self._drop_superseded)
-        if snapshot and linked is not None and self._nothing_new():
+        linker = self._timed("link", self._link, linked, snapshot)
+        if snapshot and self.linked_by == "adding" and self._nothing_new():
             # The store is as the last build left it (its linker's state is kept only by a build
-            # that finished) and this one read nothing new: nothing to link, write or count.
-            linker, outcome = self._timed("link", self._link, linked), None
+            # that finished) and this one read nothing new: nothing to write or count.
+            outcome = None
             self.m.keep_linked_state(linked)
             self.report.statements = statement_count(self.store.path)
             self.m.set_meta("unfinished", "")
             log.info("nothing new was read: the store is as the last build left it")
         else:
-            linker = self._timed("link", self._link, linked if self.appends_only and not self.report.replaced else None)
             # what the linker has seen, kept for the next build (taken before curation adds to it)
-            kept = self._timed("link", lambda: pack((linker.state(), sorted(self.agents)))) if snapshot else None
+            kept = self._timed("link", keep_state, linker, self.agent_counts) if snapshot else None
             outcome = self._timed("curate", self._curate, linker)
             self._timed("emit and write", self._emit, outcome.linker if outcome is not None else linker, outcome)
             self._timed("finish", self._finish, outcome.linker if outcome is not None else linker, outcome, snapshot)
@@ -265,7 +270,8 @@ class _Builder:
 
     def _nothing_new(self) -> bool:
         """Whether this build read no new or changed record, replaced none, applies no curation
-        file (nor did the last build) and follows a build that finished with a snapshot."""
+        file (nor did the last build) and follows a build that finished with a snapshot (the
+        linker took up the state it kept)."""
         return (not self.resumed and self.appends_only and not self.report.replaced
                 and not self.m.one("SELECT COUNT(*) FROM staged")
                 and (self.curator is None or self.curator.curation is None) and not self.m.get_meta("curation")
@@ -324,6 +330,8 @@ class _Builder:
         self.origins = []
         if not gone:
             return
+        self.gone = [blob for key in gone for blob in (self.m.one("SELECT extraction FROM records WHERE key = ?", (key,)),)
+                     if blob is not None]  # what the linker had from them
         with self.m.transaction() as db:
             db.executemany("UPDATE records SET digest = NULL WHERE key = ?", ((k,) for k in gone))
         for key in gone:
@@ -336,35 +344,15 @@ class _Builder:
 
     # link -------------------------------------------------------------------------------------
 
-    def _link(self, linked: bytes | None):
-        """The linker, having seen every extraction of the store in ``seq`` order. ``linked``,
-        what it had seen at the end of the last build, saves reading the stored extractions
-        again when this build only adds records: they come after the stored ones in that order."""
-        from ..link import Linker
+    def _link(self, linked: bytes | None, keep: bool):
+        """The linker, having seen every extraction of the store in ``seq`` order
+        (:func:`scholarkg.store.linking.link_records`, which takes up ``linked``, what the last
+        build's linker had collected); ``keep``: keep what the next build needs to do the same."""
+        from .linking import link_records
 
-        linker, order = None, self.m.linking_order()
-        if linked is not None:
-            try:
-                state, agents = unpack(linked)
-                linker = Linker.from_state(state)
-            except (StoreError, TypeError, ValueError):  # kept by another version
-                linker = None
-            if linker is not None:
-                self.agents.update(agents)
-                order = (blob for _, blob in self.m.rows("SELECT seq, extraction FROM staged ORDER BY seq"))
-                log.info("linking the new records onto what the last build linked")
-        total = self.m.one("SELECT COUNT(*) FROM staged")
-        if linker is None:
-            linker = Linker()
-            total += self.m.one("SELECT COUNT(*) FROM records WHERE key NOT IN (SELECT key FROM staged)")
-        for n, blob in enumerate(order, start=1):
-            extraction = unpack(blob)
-            linker.add(extraction)
-            if extraction.extractor:
-                self.agents.add(extraction.extractor)
-            if n % 10_000 == 0:
-                self.progress("linking", n, total)
-        self.progress("linking", total, total)
+        linker, self.agent_counts, self.linked_by = link_records(
+            self.m, linked, appends_only=self.appends_only, gone=self.gone, keep=keep, progress=self.progress)
+        self.agents = set(self.agent_counts)
         return linker
 
     # curate -----------------------------------------------------------------------------------

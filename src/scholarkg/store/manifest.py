@@ -25,8 +25,10 @@ what to rewrite without reading the graph back:
   to date (with the text a changed or dropped block had), kept by triggers on ``blocks`` while
   there is an index, so that the next build looks again only at the nodes they name;
 - ``linked``: what the linker had collected from every stored extraction at the end of the
-  last build (pickled, compressed), so that a build that only adds records links the new ones
-  onto it; removed when a build starts and written again when it ends;
+  last build (pickled, compressed), so that a build links only what changed onto it
+  (:mod:`scholarkg.store.linking`); removed when a build starts and written again when it
+  ends; ``record_names``: the keys of the names each record's extraction speaks of, kept with
+  it;
 - ``meta``: facts about the last build (the curation file it applied, whether a block changed
   since the last snapshot).
 
@@ -55,6 +57,8 @@ CREATE TABLE IF NOT EXISTS records (
 CREATE INDEX IF NOT EXISTS records_by_seq ON records (seq);
 CREATE TABLE IF NOT EXISTS record_labels (key TEXT NOT NULL, label TEXT NOT NULL, PRIMARY KEY (key, label)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS record_labels_by_label ON record_labels (label);
+CREATE TABLE IF NOT EXISTS record_names (key TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (key, name)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS record_names_by_name ON record_names (name);
 CREATE TABLE IF NOT EXISTS resolution (label TEXT PRIMARY KEY, entity TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS record_entities (
     key TEXT NOT NULL, entity TEXT NOT NULL, named INTEGER NOT NULL, PRIMARY KEY (key, entity)) WITHOUT ROWID;
@@ -275,18 +279,9 @@ class Manifest:
 
         with self.transaction():
             for key in keys:
-                for table in ("records", "record_origins", *_RECORD_PARTS):
+                for table in ("records", "record_origins", "record_names", *_RECORD_PARTS):
                     self.db.execute(f"DELETE FROM {table} WHERE key = ?", (key,))
             self.drop_blocks((str(iri.record_graph(key)), "") for key in keys)
-
-    def linking_order(self) -> Iterator[bytes]:
-        """Every extraction the linker must see, staged ones replacing stored ones, by ``seq``."""
-        sql = (
-            "SELECT seq, extraction FROM staged UNION ALL "
-            "SELECT seq, extraction FROM records WHERE key NOT IN (SELECT key FROM staged) ORDER BY seq"
-        )
-        for _seq, blob in self.db.execute(sql):
-            yield blob
 
     def begin_rewrite(self, emissions, payloads: dict[str, tuple[int, str, bytes, bytes]]) -> None:
         """Step 1 of a rewrite: rows written, digests NULL, references replaced (one statement
