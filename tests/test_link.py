@@ -115,3 +115,23 @@ def test_morphological_variants_of_a_concept_are_one_entity():
     assert len(entities) == 2
     assert linker.resolve("agentic foundational models") == linker.resolve("agentic foundation models")
     assert all(e.kind is EntityKind.CONCEPT for e in entities)
+
+
+def test_names_forgotten_and_taken_again_are_as_if_every_paper_were_added_again():
+    """What the linker collects for a name depends only on what each paper said of it, in
+    order: forgetting some names and taking them again from what every paper said of them
+    gives the same linker as adding every paper, here with one paper changed in between."""
+    changed = Extraction("p4", (_m("BrowseComp-ZH", "BrowseComp-ZH", EntityType.DATASET),
+                                _m("Qwen3-4B", "Qwen 3-4B", EntityType.MODEL, parent="Qwen 3")))
+    after = EXTRACTIONS[:3] + [changed] + EXTRACTIONS[4:]
+    linker = _linker(EXTRACTIONS)
+    names = set(Linker.said(EXTRACTIONS[3])) | set(Linker.said(changed))
+    linker.forget(names)
+    for extraction in after:
+        for name, said in Linker.said(extraction).items():
+            if name in names:
+                linker.take(name, said)
+    fresh = _linker(after)
+    assert linker.state() == fresh.state()
+    assert linker.entities() == fresh.entities()
+    assert linker.entities() != _linker(EXTRACTIONS).entities()  # the change shows

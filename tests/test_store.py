@@ -191,7 +191,7 @@ def test_a_build_links_only_what_changed_onto_what_the_last_build_linked(tmp_pat
     """The stored extractions are not read again when a build only adds records: the linker
     takes up what the last build had collected, and the store ends as a fresh build of every
     record (here a new long form relinks a stored record that had only the acronym). A build
-    that reads a stored record again with another text takes it up too and folds again only
+    that reads a stored record again with another text takes it up too and takes again only
     the names that record speaks of, before and after, from every record that speaks of them
     (here the long form gains a second short form, then loses the first, and the records that
     had only that acronym are relinked again).
@@ -220,13 +220,25 @@ def test_a_build_links_only_what_changed_onto_what_the_last_build_linked(tmp_pat
             report = build_store([write_jsonl(tmp_path / f"{n}.jsonl", batch)], store, extractor=extract)
         said = " ".join(r.getMessage() for r in caplog.records)
         ways.append("adding" if "onto what the last build linked" in said else
-                    "folding" if "linking again the" in said else "everything")
+                    "taking again" if "linking again the" in said else "everything")
         if n == 1:
             assert (report.added, report.relinked) == (1, 1)
         fresh = tmp_path / f"fresh{n}"
         build_store([write_jsonl(tmp_path / f"fresh{n}.jsonl", list(latest.values()))], fresh, extractor=extract)
         assert quads(store) == quads(fresh), n
-    assert ways == ["everything", "adding", "folding", "adding", "folding", "everything"]
+        assert _kept_linker(store) == _kept_linker(fresh), n  # what each name collected, and the versions
+    assert ways == ["everything", "adding", "taking again", "adding", "taking again", "everything"]
+
+
+def _kept_linker(store):
+    """The linker's names and the extractor versions' counts a store keeps for its next build."""
+    import sqlite3
+
+    from scholarkg.store.manifest import unpack
+
+    with sqlite3.connect(store / "manifest.sqlite") as db:
+        _, (_, names), agents = unpack(db.execute("SELECT state FROM linked").fetchone()[0])
+    return names, agents
 
 
 def test_an_extractor_version_no_stored_record_has_any_more_leaves_the_graph(tmp_path, caplog):

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter, defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 
 from .model import Entity, EntityKind, EntityType, Extraction
@@ -98,61 +98,65 @@ class Linker:
         self._cache: tuple[list[Entity], dict[str, Entity]] | None = None
 
     # -- collecting ----------------------------------------------------------------------
-    def _name(self, label: str, key: str) -> _Name:
-        if key not in self._names:
-            self._names[key] = _Name(label)
-        return self._names[key]
+    def add(self, extraction: Extraction) -> dict[str, tuple]:
+        """Record the mentions and result names of one paper; returns what it says of each name
+        (:meth:`said`)."""
+        said = self.said(extraction)
+        for key, facts in said.items():
+            self.take(key, facts)
+        return said
 
-    def add(self, extraction: Extraction, only: Collection[str] | None = None) -> set[str]:
-        """Record the mentions and result names of one paper; with ``only``, just what it says
-        of the names with those keys. Returns the keys of every name the paper speaks of.
+    @staticmethod
+    def said(extraction: Extraction) -> dict[str, tuple]:
+        """What one paper says of each name it speaks of, by the name's key: ``(record id,
+        facts)``, each fact a mention's or a result's, in the paper's order (mentions first).
 
-        What is collected for one name depends only on what the papers say of it, in the order
-        they are added: a name can be forgotten and folded again from the papers that speak of
-        it (:meth:`forget`), and the linker is as if every paper had been added again."""
+        What the linker collects for a name depends only on what the papers say of it, in the
+        order they are added: a name can be forgotten (:meth:`forget`) and taken again from
+        what each paper that speaks of it said of it (:meth:`take`), and the linker is as if
+        every paper had been added again."""
         from .extract.names import canonical_key
 
-        said: set[str] = set()
+        facts: dict[str, list] = {}
         for m in extraction.mentions:
             key = canonical_key(m.label)
-            if not key:
-                continue
-            said.add(key)
-            if only is not None and key not in only:
-                continue
-            n = self._name(m.label, key)
-            n.types[m.type] += m.confidence
-            n.kinds[m.kind] += m.confidence
-            n.surfaces[m.text] += 1
-            n.papers.add(extraction.record_id)
-            n.aliases.update(a for a in m.aliases if canonical_key(a))
-            if m.parent:
-                n.parents[m.parent] += 1
-            if m.derived_from:
-                n.bases[m.derived_from] += 1
+            if key:
+                aliases = tuple(a for a in m.aliases if canonical_key(a))
+                facts.setdefault(key, []).append(
+                    (m.label, m.type, m.kind, m.confidence, m.text, aliases, m.parent, m.derived_from))
         for r in extraction.results:
             for label, type_ in ((r.model, None), (r.benchmark, EntityType.BENCHMARK), (r.metric, EntityType.METRIC),
                                  (r.baseline, None)):
                 key = canonical_key(label) if label else ""
-                if not key:
-                    continue
-                said.add(key)
-                if only is not None and key not in only:
-                    continue
-                n = self._name(label, key)
-                if type_ is not None and not n.types:
-                    n.types[type_] += 0.1
-                n.papers.add(extraction.record_id)
-        if only is None or not said.isdisjoint(only):
-            self._cache = None
-        return said
+                if key:
+                    facts.setdefault(key, []).append((label, type_))
+        return {key: (extraction.record_id, tuple(items)) for key, items in facts.items()}
 
-    def said_by(self, extraction: Extraction) -> set[str]:
-        """The keys of the names ``extraction`` speaks of (nothing is added)."""
-        return self.add(extraction, only=())
+    def take(self, key: str, said: tuple) -> None:
+        """Add what one paper said of the name with ``key`` (an item of :meth:`said`)."""
+        self._cache = None
+        record_id, facts = said
+        n = self._names.get(key)
+        for fact in facts:
+            if n is None:
+                n = self._names[key] = _Name(fact[0])
+            if len(fact) == 2:  # a result's name
+                if fact[1] is not None and not n.types:
+                    n.types[fact[1]] += 0.1
+            else:
+                _, type_, kind, confidence, text, aliases, parent, derived_from = fact
+                n.types[type_] += confidence
+                n.kinds[kind] += confidence
+                n.surfaces[text] += 1
+                n.aliases.update(aliases)
+                if parent:
+                    n.parents[parent] += 1
+                if derived_from:
+                    n.bases[derived_from] += 1
+            n.papers.add(record_id)
 
     def forget(self, keys: Iterable[str]) -> None:
-        """Drop what was collected for the names with ``keys``, to be folded again with :meth:`add`."""
+        """Drop what was collected for the names with ``keys``, to be taken again (:meth:`take`)."""
         for key in keys:
             self._names.pop(key, None)
         self._cache = None

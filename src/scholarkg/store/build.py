@@ -209,7 +209,7 @@ class _Builder:
         self.agents: set[str] = set()  # extractor versions of the extractions in the store
         self.agent_counts: Counter = Counter()  # and the number of extractions of each
         self.gone: list[bytes] = []  # the extractions of the stored records this build removed
-        self.linked_by = ""  # how the linker was made: "adding", "folding again" or "reading everything"
+        self.linked_by = ""  # how the linker was made: "adding", "taking again" or "reading everything"
         self.batch_size = batch_size
         self.progress = progress
         self.curator = curator

@@ -27,8 +27,8 @@ what to rewrite without reading the graph back:
 - ``linked``: what the linker had collected from every stored extraction at the end of the
   last build (pickled, compressed), so that a build links only what changed onto it
   (:mod:`scholarkg.store.linking`); removed when a build starts and written again when it
-  ends; ``record_names``: the keys of the names each record's extraction speaks of, kept with
-  it;
+  ends; ``record_facts``: what each record's extraction says of each name it speaks of
+  (pickled), kept with it;
 - ``meta``: facts about the last build (the curation file it applied, whether a block changed
   since the last snapshot).
 
@@ -57,8 +57,9 @@ CREATE TABLE IF NOT EXISTS records (
 CREATE INDEX IF NOT EXISTS records_by_seq ON records (seq);
 CREATE TABLE IF NOT EXISTS record_labels (key TEXT NOT NULL, label TEXT NOT NULL, PRIMARY KEY (key, label)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS record_labels_by_label ON record_labels (label);
-CREATE TABLE IF NOT EXISTS record_names (key TEXT NOT NULL, name TEXT NOT NULL, PRIMARY KEY (key, name)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS record_names_by_name ON record_names (name);
+CREATE TABLE IF NOT EXISTS record_facts (
+    name TEXT NOT NULL, seq INTEGER NOT NULL, key TEXT NOT NULL, facts BLOB NOT NULL, PRIMARY KEY (name, seq, key)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS record_facts_by_key ON record_facts (key);
 CREATE TABLE IF NOT EXISTS resolution (label TEXT PRIMARY KEY, entity TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS record_entities (
     key TEXT NOT NULL, entity TEXT NOT NULL, named INTEGER NOT NULL, PRIMARY KEY (key, entity)) WITHOUT ROWID;
@@ -279,7 +280,7 @@ class Manifest:
 
         with self.transaction():
             for key in keys:
-                for table in ("records", "record_origins", "record_names", *_RECORD_PARTS):
+                for table in ("records", "record_origins", "record_facts", *_RECORD_PARTS):
                     self.db.execute(f"DELETE FROM {table} WHERE key = ?", (key,))
             self.drop_blocks((str(iri.record_graph(key)), "") for key in keys)
 
