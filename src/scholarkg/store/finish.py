@@ -1,8 +1,9 @@
 """The last step of a build: what depends on all records at once.
 
 - entity descriptions (:func:`scholarkg.graph.builder.entity_triples`) of every entity a
-  record refers to, with families and base methods, ``skg:paperCount``, first and latest year,
-  and the corrections that changed them;
+  record refers to, with families and base methods, ``skg:paperCount``, first and latest year
+  (counted again only for the entities of the records a build changed), and the corrections
+  that changed them;
 - co-occurring entity pairs (``skg:EntityPair``) and co-author pairs (``skg:CoauthorPair``),
   counted in the manifest with one SQL join each;
 - per-author paper counts and years, beside each author's name in the shared graph;
@@ -71,8 +72,8 @@ def write_aggregates(store, linker, outcome, agents: set[str], written: set[str]
     the records rewritten by this build; ``every_shared`` keeps the text of every shared node
     again (after a build that stopped before keeping it).
     """
-    count = _entities(store, linker, outcome, load, progress)
     incremental = not every_shared  # the build watches members from its start (Manifest.watch_members)
+    count = _entities(store, linker, outcome, load, progress, incremental)
     _pairs(store, load, incremental)
     _coauthors(store, load, incremental)
     touched = _authors(store, load)
@@ -102,7 +103,7 @@ class _Blocks:
         self.put, self.gone = [], []
 
 
-def _entities(store, linker, outcome, load, progress) -> int:
+def _entities(store, linker, outcome, load, progress, incremental: bool) -> int:
     from ..graph.builder import entity_triples
     from ..pipeline import described_keys
 
@@ -110,9 +111,7 @@ def _entities(store, linker, outcome, load, progress) -> int:
     by_key = {e.key: e for e in linker.entities()}
     used = {key for (key,) in m.rows("SELECT DISTINCT entity FROM record_entities") if key in by_key}
     keep = described_keys(by_key, used)
-    counts = {key: (n, first, latest) for key, n, first, latest in m.rows(
-        "SELECT e.entity, COUNT(*), MIN(r.year), MAX(r.year) FROM record_entities e JOIN records r USING (key) "
-        "WHERE e.named = 1 GROUP BY e.entity")}
+    counts = _entity_counts(m, incremental)
     stored = dict(m.rows("SELECT key, digest FROM entities"))
     gone = sorted(set(stored) - keep)
     blocks = _Blocks(m, ENTITIES)
@@ -142,6 +141,23 @@ def _entities(store, linker, outcome, load, progress) -> int:
     _scheme(store, blocks, bool(keep), load)
     blocks.save()
     return written
+
+
+def _entity_counts(m, incremental: bool) -> dict[str, tuple[int, int | None, int | None]]:
+    """Each named entity's papers, first and latest year, counted again only for the entities
+    of the records this build wrote or removed (``temp.touched_entities``) when there are
+    counts from the last build (kept in ``entity_counts``)."""
+    count = ("INSERT INTO entity_counts SELECT e.entity, COUNT(*), MIN(r.year), MAX(r.year) FROM record_entities e "
+             "JOIN records r USING (key) WHERE e.named = 1 {among} GROUP BY e.entity")
+    with m.transaction() as db:
+        if incremental and db.execute("SELECT EXISTS (SELECT 1 FROM entity_counts)").fetchone()[0]:
+            touched = "SELECT member FROM temp.touched_entities"
+            db.execute(f"DELETE FROM entity_counts WHERE entity IN ({touched})")
+            db.execute(count.format(among=f"AND e.entity IN ({touched})"))
+        else:
+            db.execute("DELETE FROM entity_counts")
+            db.execute(count.format(among=""))
+    return {key: (n, first, latest) for key, n, first, latest in m.rows("SELECT * FROM entity_counts")}
 
 
 def _scheme(store, blocks: _Blocks, described: bool, load) -> None:

@@ -16,6 +16,7 @@ what to rewrite without reading the graph back:
 - ``record_authors``: the authors of each paper (paper counts, years, co-author pairs);
 - ``entities``, ``pairs``, ``coauthors``, ``authors``, ``curations``: digests or counts of what
   the last build wrote for entities, entity pairs, co-author pairs, authors and curations;
+  ``entity_counts``: each named entity's papers, first and latest year;
 - ``blocks``: the sorted N-Triples text of every part of the graph (a record's graph, or one
   subject of a shared graph), compressed, with its Turtle and its number of statements (made
   at the end of the build that changed it): the sorted snapshot exports stream
@@ -70,6 +71,7 @@ CREATE TABLE IF NOT EXISTS record_authors (key TEXT NOT NULL, author TEXT NOT NU
 CREATE INDEX IF NOT EXISTS record_authors_by_author ON record_authors (author);
 CREATE TABLE IF NOT EXISTS shared (subject TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS entities (key TEXT PRIMARY KEY, digest TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS entity_counts (entity TEXT PRIMARY KEY, papers INTEGER NOT NULL, first INTEGER, latest INTEGER) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS pairs (a TEXT NOT NULL, b TEXT NOT NULL, papers INTEGER NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS coauthors (a TEXT NOT NULL, b TEXT NOT NULL, papers INTEGER NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS authors (subject TEXT PRIMARY KEY, papers INTEGER NOT NULL, first INTEGER, latest INTEGER) WITHOUT ROWID;
@@ -338,15 +340,17 @@ class Manifest:
     def watch_members(self) -> None:
         """From now on (on this connection), note in ``temp.touched_entities`` and
         ``temp.touched_authors`` the entities and authors of every record whose rows are
-        written or removed, as they were and as they are: the only members whose pairs a
-        build can change. Nothing is noted while no pair is counted (a first build)."""
+        written or removed, as they were and as they are: the only members whose pairs and
+        paper counts a build can change. Nothing is noted while none is counted (a first build)."""
         self.db.executescript("""
 CREATE TEMP TABLE IF NOT EXISTS touched_entities (member TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TEMP TABLE IF NOT EXISTS touched_authors (member TEXT PRIMARY KEY) WITHOUT ROWID;
 DELETE FROM temp.touched_entities; DELETE FROM temp.touched_authors;
-CREATE TEMP TRIGGER IF NOT EXISTS entities_added AFTER INSERT ON main.record_entities WHEN EXISTS (SELECT 1 FROM main.pairs)
+CREATE TEMP TRIGGER IF NOT EXISTS entities_added AFTER INSERT ON main.record_entities
+WHEN EXISTS (SELECT 1 FROM main.pairs) OR EXISTS (SELECT 1 FROM main.entity_counts)
 BEGIN INSERT OR IGNORE INTO touched_entities VALUES (new.entity); END;
-CREATE TEMP TRIGGER IF NOT EXISTS entities_removed AFTER DELETE ON main.record_entities WHEN EXISTS (SELECT 1 FROM main.pairs)
+CREATE TEMP TRIGGER IF NOT EXISTS entities_removed AFTER DELETE ON main.record_entities
+WHEN EXISTS (SELECT 1 FROM main.pairs) OR EXISTS (SELECT 1 FROM main.entity_counts)
 BEGIN INSERT OR IGNORE INTO touched_entities VALUES (old.entity); END;
 CREATE TEMP TRIGGER IF NOT EXISTS authors_added AFTER INSERT ON main.record_authors WHEN EXISTS (SELECT 1 FROM main.coauthors)
 BEGIN INSERT OR IGNORE INTO touched_authors VALUES (new.author); END;
