@@ -242,7 +242,7 @@ def _kept_linker(store):
 
 
 def test_an_extractor_version_no_stored_record_has_any_more_leaves_the_graph(tmp_path, caplog):
-    """Records read again by another extractor version, one build at a time: the linker folds
+    """Records read again by another extractor version, one build at a time: the linker takes
     only their names again, and the version the last of them had is gone, as from a fresh build."""
     import dataclasses
 

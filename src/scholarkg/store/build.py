@@ -206,8 +206,7 @@ class _Builder:
         self.mapper = mapper
         self.extractor = extractor or extract_many
         self.version = version or (EXTRACTOR_VERSION if extractor is None else "custom")
-        self.agents: set[str] = set()  # extractor versions of the extractions in the store
-        self.agent_counts: Counter = Counter()  # and the number of extractions of each
+        self.agent_counts: Counter = Counter()  # extractions in the store by extractor version
         self.gone: list[bytes] = []  # the extractions of the stored records this build removed
         self.linked_by = ""  # how the linker was made: "adding", "taking again" or "reading everything"
         self.batch_size = batch_size
@@ -352,7 +351,6 @@ class _Builder:
 
         linker, self.agent_counts, self.linked_by = link_records(
             self.m, linked, appends_only=self.appends_only, gone=self.gone, keep=keep, progress=self.progress)
-        self.agents = set(self.agent_counts)
         return linker
 
     # curate -----------------------------------------------------------------------------------
@@ -499,7 +497,7 @@ class _Builder:
     def _finish(self, linker, outcome, snapshot: bool) -> None:
         from .finish import write_aggregates
 
-        self.report.entities = write_aggregates(self.store, linker, outcome, self.agents, self.written,
+        self.report.entities = write_aggregates(self.store, linker, outcome, set(self.agent_counts), self.written,
                                                 self._load, self.progress, every_shared=self.resumed)
         if snapshot:
             from .search import write_search_index
