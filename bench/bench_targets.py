@@ -164,8 +164,9 @@ def child_build_out(corpus: str, out: str) -> dict:
 
 
 def child_queries(store: str, engine: str, repeat: str) -> dict:
-    from scholarkg.sparql import named_queries, run_named
+    from scholarkg.sparql import named_queries, prepare_named, run_named
     from scholarkg.store import open_for_query
+    from scholarkg.store.read import evaluate
 
     started = time.perf_counter()
     opened = open_for_query(store, memory_budget=0 if engine == "disk" else 1 << 34)
@@ -177,7 +178,16 @@ def child_queries(store: str, engine: str, repeat: str) -> dict:
             t = time.perf_counter()
             rows = len(run_named(opened, name, max_rows=10_000_000).rows)
             times.append(time.perf_counter() - t)
-        out[name] = {"median": statistics.median(times), "rows": rows}
+        # the engine alone: the same text and bindings run_named sends, every solution's terms
+        # read as pyoxigraph objects (what any Python caller reads), not converted or ordered
+        prepared = prepare_named(opened, name)
+        alone = []
+        for _ in range(int(repeat)):
+            t = time.perf_counter()
+            for solution in evaluate(opened, prepared.text, prepared.bindings):
+                tuple(solution)
+            alone.append(time.perf_counter() - t)
+        out[name] = {"median": statistics.median(times), "rows": rows, "engine": statistics.median(alone)}
     # one thing asked about, as the served explorer's panels ask: an author (in lower case, as
     # typed), an entity and a paper, each the first of its answer above
     given = {"author": run_named(opened, "coauthors", limit=1).to_dicts()[0]["authorName"].lower(),
@@ -418,15 +428,31 @@ def render_report(r: dict, args) -> str:
                   f"its batches, {memory:.1f} CPU s into memory. With extraction, that floor is "
                   f"{(ext + disk) / ext:.2f}x extract for `build --store` and {(ext + memory) / ext:.2f}x for `build --out` "
                   "before anything else a build does.", ""]
-    lines += ["| named query | rows | on disk | in memory | rdflib | rdflib / memory |", "|---|---|---|---|---|---|"]
+    engine_alone = "engine" in next(iter(r["disk"]["queries"].values()))
+    if engine_alone:
+        lines += ["Oxigraph alone: the text and bindings `scholarkg` sends for the query, evaluated by pyoxigraph "
+                  "and every solution's terms read as pyoxigraph objects, not converted to rdflib terms nor ordered.", ""]
+        lines += ["| named query | rows | on disk | Oxigraph alone, on disk | in memory | Oxigraph alone, in memory | rdflib | rdflib / memory |",
+                  "|---|---|---|---|---|---|---|---|"]
+    else:
+        lines += ["| named query | rows | on disk | in memory | rdflib | rdflib / memory |", "|---|---|---|---|---|---|"]
     over_disk, over_memory, under_ten = [], [], []
+    engine_over_disk, engine_over_memory = [], []
     for name in sorted(r["disk"]["queries"]):
         d, m, f = r["disk"]["queries"][name], r["memory"]["queries"][name], r["rdflib"]["queries"][name]
         rd = f"{f['median'] * 1000:.0f} ms" if f["median"] is not None else f"> {f['timeout']:.0f} s"
         ratio = (f["median"] if f["median"] is not None else f["timeout"]) / max(m["median"], 1e-6)
         shown = f"{ratio:.1f}x" if ratio < 20 else f"{ratio:.0f}x"  # a decimal near the 10x goal
         ratio_text = shown if f["median"] is not None else f"> {shown}"
-        lines.append(f"| {name} | {d['rows']:,} | {d['median'] * 1000:.0f} ms | {m['median'] * 1000:.0f} ms | {rd} | {ratio_text} |")
+        if engine_alone:
+            lines.append(f"| {name} | {d['rows']:,} | {d['median'] * 1000:.0f} ms | {d['engine'] * 1000:.0f} ms "
+                         f"| {m['median'] * 1000:.0f} ms | {m['engine'] * 1000:.0f} ms | {rd} | {ratio_text} |")
+            if d["median"] > 1.0 and d["engine"] > 1.0:
+                engine_over_disk.append(name)
+            if m["median"] > 0.2 and m["engine"] > 0.2:
+                engine_over_memory.append(name)
+        else:
+            lines.append(f"| {name} | {d['rows']:,} | {d['median'] * 1000:.0f} ms | {m['median'] * 1000:.0f} ms | {rd} | {ratio_text} |")
         if d["median"] > 1.0:
             over_disk.append(name)
         if m["median"] > 0.2:
@@ -464,6 +490,10 @@ def render_report(r: dict, args) -> str:
               f"| N-Triples export >= 1M statements/s | {e['ntriples']['per_second']:,.0f}/s | {_mark(e['ntriples']['per_second'] >= 1e6)} |",
               f"| `render` of a {r.get('view_nodes', args.view_nodes):,}-node view <= 3 s | {r['render']['median']:.2f} s | {_mark(r['render']['median'] <= 3)} |",
               ""]
+    if engine_alone and (over_disk or over_memory):
+        lines += [f"Of the answers over their target, Oxigraph alone is over it too for {len(engine_over_disk)} of "
+                  f"{len(over_disk)} on disk ({', '.join(engine_over_disk) or 'none'}) and {len(engine_over_memory)} of "
+                  f"{len(over_memory)} in memory ({', '.join(engine_over_memory) or 'none'}).", ""]
     if not million:
         lines += [f"The query targets are stated at >= 1M statements; this run has {statements:,}, so the query rows "
                   "above do not yet show them at that size.", ""]

@@ -80,6 +80,8 @@ __all__ = [
     "NamedQuery",
     "named_queries",
     "run_named",
+    "prepare_named",
+    "PreparedNamed",
     "page",
     "split_order",
     "order_rows",
@@ -514,6 +516,42 @@ def _refuse_remote_algebra(algebra) -> None:
             stack.extend(node)
 
 
+@dataclass(frozen=True)
+class PreparedNamed:
+    """What :func:`run_named` sends to an engine for a named query and parameter values."""
+
+    query: NamedQuery
+    engine: str  # one of ENGINES
+    given: dict[str, str]  # every parameter, as given or by default
+    bindings: dict[str, str]  # as passed to the engine (exact values as written in the graph)
+    exact: set[str]  # the parameters matched exactly (see exact_values)
+    text: str  # the variant for these values and this engine, without its ORDER BY
+    keys: list[tuple[str, bool]]  # that ORDER BY, applied in Python
+    sort_only: list[str]  # variables added to the projection only to sort on
+
+
+def prepare_named(source, name: str, values: Mapping[str, str] | None = None, *, timeout: float | None = None) -> PreparedNamed:
+    """The text and bindings :func:`run_named` gives ``source``'s engine for ``name`` (on a
+    store, looking up how each ``# exact:`` parameter is written in the graph first)."""
+    q = get_named_query(name)
+    given = bindings = q.bindings(values)
+    on_store = hasattr(source, "ox")
+    engine = ("memory" if getattr(source, "in_memory", False) else "disk") if on_store else "rdflib"
+    exact: set[str] = set()
+    if on_store:
+        from .store.read import DEFAULT_TIMEOUT as STORE_TIMEOUT
+        from .store.read import run_store_query
+
+        def written(lookup: str, value: str) -> list[tuple[str, bool]]:
+            rows = run_store_query(source, lookup, {"given": value}, timeout=timeout or STORE_TIMEOUT).rows
+            return [(str(v), plain.toPython()) for _, v, plain in rows]
+
+        bindings, exact = exact_values(q, bindings, written)
+    text, keys = split_order(q.text_for(bindings, engine, exact))
+    text, sort_only = with_sort_columns(text, keys)
+    return PreparedNamed(q, engine, given, bindings, exact, text, keys, sort_only)
+
+
 def run_named(
     source,
     name: str,
@@ -531,37 +569,26 @@ def run_named(
     The variant for these values runs without its ``ORDER BY``; the rows are then ordered here
     and ``offset``/``limit`` page them (see the module docstring).
     """
-    q = get_named_query(name)
-    given = bindings = q.bindings(values)
-    on_store = hasattr(source, "ox")
-    engine = ("memory" if getattr(source, "in_memory", False) else "disk") if on_store else "rdflib"
-    exact: set[str] = set()
-    if on_store:
+    p = prepare_named(source, name, values, timeout=timeout)
+    hidden = tuple(p.query.params)
+    if p.engine != "rdflib":
         from .store.read import DEFAULT_MAX_ROWS as STORE_ROWS
         from .store.read import DEFAULT_TIMEOUT as STORE_TIMEOUT
         from .store.read import run_store_query
 
-        def written(lookup: str, value: str) -> list[tuple[str, bool]]:
-            rows = run_store_query(source, lookup, {"given": value}, timeout=timeout or STORE_TIMEOUT).rows
-            return [(str(v), plain.toPython()) for _, v, plain in rows]
-
-        bindings, exact = exact_values(q, bindings, written)
-    text, keys = split_order(q.text_for(bindings, engine, exact))
-    text, sort_only = with_sort_columns(text, keys)
-    if on_store:
-        result = run_store_query(source, text, bindings, allow_remote=allow_remote, hidden=tuple(q.params),
+        result = run_store_query(source, p.text, p.bindings, allow_remote=allow_remote, hidden=hidden,
                                  timeout=timeout or STORE_TIMEOUT, max_rows=max_rows or STORE_ROWS)
-        for param in exact:  # the answer binds the parameter as given, as the general text does
-            if param in result.vars and bindings[param] != given[param]:
-                i, value = result.vars.index(param), Literal(given[param])
+        for param in p.exact:  # the answer binds the parameter as given, as the general text does
+            if param in result.vars and p.bindings[param] != p.given[param]:
+                i, value = result.vars.index(param), Literal(p.given[param])
                 result.rows = [row[:i] + (value,) + row[i + 1:] for row in result.rows]
     else:
-        result = run_query(source, text, bindings, allow_remote=allow_remote, hidden=tuple(q.params),
+        result = run_query(source, p.text, p.bindings, allow_remote=allow_remote, hidden=hidden,
                            timeout=timeout, max_rows=max_rows)
-    if keys and result.kind == "SELECT":
-        result.rows = order_rows(result.vars, result.rows, keys)
-        if sort_only:
-            keep = [i for i, v in enumerate(result.vars) if v not in sort_only]
+    if p.keys and result.kind == "SELECT":
+        result.rows = order_rows(result.vars, result.rows, p.keys)
+        if p.sort_only:
+            keep = [i for i, v in enumerate(result.vars) if v not in p.sort_only]
             result.vars = [result.vars[i] for i in keep]
             result.rows = [tuple(row[i] for i in keep) for row in result.rows]
     return page(result, limit, offset)

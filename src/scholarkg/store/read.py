@@ -23,6 +23,7 @@ from .terms import to_rdflib
 
 __all__ = [
     "run_store_query",
+    "evaluate",
     "store_summary",
     "store_graph",
     "export_store",
@@ -51,21 +52,26 @@ def run_store_query(
 ) -> QueryResult:
     """Run SPARQL ``text`` on a store (a :class:`GraphStore`, or one opened by
     :func:`scholarkg.store.open_for_query`); same result type as :func:`scholarkg.sparql.run_query`."""
-    import pyoxigraph as ox
-
     check_query(text, allow_remote=allow_remote)
-    substitutions = {ox.Variable(name): ox.Literal(value) for name, value in (bindings or {}).items()}
 
     def work() -> QueryResult:
         try:
-            answer = store.ox.query(text, substitutions=substitutions, use_default_graph_as_union=True)
-            return _collect(answer, max_rows, hidden)
+            return _collect(evaluate(store, text, bindings), max_rows, hidden)
         except SyntaxError as exc:
             raise QueryError(f"SPARQL error: {' '.join(str(exc).split())[:300]}") from exc
         except OSError as exc:
             raise StoreError(f"{store.path}: cannot read the store ({exc})") from exc
 
     return _with_timeout(work, timeout)
+
+
+def evaluate(store, text: str, bindings: Mapping[str, str] | None = None):
+    """pyoxigraph's answer to ``text`` on the union of the store's graphs, with ``bindings`` as
+    plain string literals (solutions are read as they are iterated)."""
+    import pyoxigraph as ox
+
+    substitutions = {ox.Variable(name): ox.Literal(value) for name, value in (bindings or {}).items()}
+    return store.ox.query(text, substitutions=substitutions, use_default_graph_as_union=True)
 
 
 def _with_timeout(work, timeout: float):
