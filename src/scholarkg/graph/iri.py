@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import unicodedata
@@ -229,6 +230,7 @@ def entity_scheme() -> URIRef:
     return _mint("scheme/entities")
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a build names the same entities and categories again and again
 def entity(label: str) -> URIRef:
     """Entities are keyed by their canonical name, independent of their type."""
     return _mint("entity/" + _slug(normalise_key(label)))
@@ -238,6 +240,7 @@ def _code(code: str) -> str:
     return code if _SAFE_CODE.fullmatch(code) else _quote(code, safe="")
 
 
+@functools.lru_cache(maxsize=1 << 12)
 def category(code: str) -> URIRef:
     return _mint("arxiv/category/" + _code(code))
 

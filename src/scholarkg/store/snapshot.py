@@ -50,12 +50,18 @@ _CHUNK = 1 << 20  # bytes handed on at once
 
 def turtle_prefixes() -> dict[str, str]:
     """The prefixes Turtle is written with: the project's, and ``arxivcat`` for categories."""
+    return dict(_prefixes())
+
+
+@functools.cache
+def _prefixes() -> tuple[tuple[str, str], ...]:
+    # made once: a build writes the Turtle of tens of thousands of blocks, one writer call each
     from ..graph import iri
     from ..graph.vocab import PREFIXES
 
     prefixes = dict(PREFIXES)
     prefixes["arxivcat"] = str(iri.category("x"))[:-1]
-    return dict(sorted(prefixes.items()))
+    return tuple(sorted(prefixes.items()))
 
 
 def _turtle(ntriples: bytes) -> bytes:
