@@ -3,11 +3,14 @@ objects JSON users can read, and a document that expands to exactly the graph it
 
 from __future__ import annotations
 
+import io
 import json
 import random
 
 import pyoxigraph as ox
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS, OWL, RDF, SKOS, XSD
 
@@ -154,3 +157,31 @@ def test_several_values_of_a_property_are_in_the_order_of_their_json_text():
     (values,) = [v for k, v in node.items() if not k.startswith("@")]
     assert len(values) == len(names) + 1
     assert values == sorted(values, key=lambda v: json.dumps(v, ensure_ascii=False, sort_keys=True))
+
+
+_ANY = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)  # any text but lone surrogates
+_OBJECTS = st.one_of(
+    _ANY.map(ox.Literal),
+    st.tuples(_ANY, st.sampled_from(["en", "de-CH"])).map(lambda x: ox.Literal(x[0], language=x[1])),
+    st.tuples(_ANY, st.sampled_from([XSD.integer, XSD.gYear, XSD.decimal, "https://example.org/type"])).map(
+        lambda x: ox.Literal(x[0], datatype=ox.NamedNode(str(x[1])))),
+    st.integers(-10**6, 10**6).map(lambda n: ox.Literal(str(n), datatype=ox.NamedNode(str(XSD.integer)))),
+    st.sampled_from(["https://example.org/a", "https://w3id.org/scholarkg/id/entity/x"]).map(ox.NamedNode),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@example(statements=[("a", DCTERMS.title, ox.Literal('a\tb\x08c\x0cd\x01e\x7ff\u2028g\x85h"i\\j\nk\rl'))])  # every escape
+@given(statements=st.lists(st.tuples(st.sampled_from("ab"), st.sampled_from([SKOS.altLabel, DCTERMS.title, SKG.paperCount, RDF.type]),
+                                     _OBJECTS), min_size=1, max_size=8))
+def test_a_snapshot_is_written_as_the_json_ld_of_its_statements(statements):
+    # a snapshot (sorted N-Triples lines as pyoxigraph writes them: escapes, language tags,
+    # datatypes) read line by line gives the same document as the statements themselves
+    from scholarkg.store.snapshot import write_jsonld
+
+    triples = list(dict.fromkeys(  # a graph: each statement once
+        (ox.NamedNode("https://w3id.org/scholarkg/id/paper/t-" + s), ox.NamedNode(str(p)), o) for s, p, o in statements))
+    lines = sorted({f"{s} {p} {o} .\n" for s, p, o in triples})
+    out = io.BytesIO()
+    write_jsonld([("".join(lines[:3])).encode("utf-8"), ("".join(lines[3:])).encode("utf-8")], out)
+    assert out.getvalue() == jsonld_bytes(triples)

@@ -22,6 +22,7 @@ holds the number of statements), so a build that changes a few blocks rewrites o
 from __future__ import annotations
 
 import functools
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -211,35 +212,78 @@ def write_jsonld(ntriples, output: IO[bytes]) -> None:
 
 
 def _snapshot_nodes(ntriples) -> Iterator[dict]:
-    """The node objects of a snapshot's subjects, in its order, read straight from the parser's
-    terms (a snapshot has no blank nodes: every subject and object is an IRI or a literal)."""
-    import itertools
-
-    import pyoxigraph as ox
-
+    """The node objects of a snapshot's subjects, in its order (a snapshot has no blank nodes:
+    every subject and object is an IRI or a literal)."""
     from ..jsonld import compactor, literal_parts, node_object
 
-    if isinstance(ntriples, str | Path):
-        quads = ox.parse(path=str(ntriples), format=ox.RdfFormat.N_TRIPLES)
-    else:
-        quads = itertools.chain.from_iterable(ox.parse(chunk, format=ox.RdfFormat.N_TRIPLES) for chunk in ntriples)
     c = compactor()
     subject, statements = None, []
-    for quad in quads:
-        s = quad.subject.value
+    for s, p, o in _snapshot_lines(ntriples):
         if s != subject:
             if subject is not None:
                 yield node_object(subject, statements, c)
             subject, statements = s, []
-        o = quad.object
-        if type(o) is ox.NamedNode:
-            statements.append((quad.predicate.value, o.value, None, None, True))
-        elif type(o) is ox.Literal:
-            statements.append((quad.predicate.value, *literal_parts(o.value, o.datatype.value, o.language)))
+        if o[0] == "<":
+            statements.append((p, o[1:-1], None, None, True))
+        elif o[0] == '"':
+            close = o.rindex('"')  # what follows a literal's text (a datatype IRI, a language) has no quote
+            tail = o[close + 1:]
+            language = tail[1:] if tail[:1] == "@" else None
+            datatype = tail[3:-1] if tail[:3] == "^^<" else _XSD_STRING
+            statements.append((p, *literal_parts(_unescape(o[1:close]), datatype, language)))
         else:
             raise ValueError(f"cannot write {o} as JSON-LD: a snapshot has no blank nodes")
     if subject is not None:
         yield node_object(subject, statements, c)
+
+
+_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+_ESCAPE = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))")
+_ECHAR = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
+
+
+def _unescape(text: str) -> str:
+    """The text of an N-Triples string literal's escaped form."""
+    if "\\" not in text:
+        return text
+    return _ESCAPE.sub(lambda m: _ECHAR.get(m.group(3), m.group(0)) if m.group(3) else chr(int(m.group(1) or m.group(2), 16)), text)
+
+
+def _snapshot_lines(ntriples) -> Iterator[tuple[str, str, str]]:
+    """(subject IRI, predicate IRI, object as written) of each line of a snapshot: an N-Triples
+    file's path, or pieces of N-Triples that end at a line's end.
+
+    A snapshot's lines are the N-Triples pyoxigraph writes (``<s> <p> o .``, one space apart),
+    so they are split here rather than parsed: making pyoxigraph terms of a million statements
+    and reading their values back cost more than the JSON-LD made of them. An IRI holds no
+    space or ``>``; a literal no raw line break.
+    """
+    if isinstance(ntriples, str | Path):
+        ntriples = _file_pieces(ntriples)
+    for piece in ntriples:
+        for line in piece.decode("utf-8").split("\n"):
+            if not line:
+                continue
+            if line[0] != "<" or not line.endswith(" ."):
+                raise ValueError(f"not a snapshot line: {line[:200]!r}")
+            cut = line.index("> ")
+            rest = line[cut + 2:]
+            middle = rest.index("> ")
+            yield line[1:cut], rest[1:middle], rest[middle + 2:-2]
+
+
+def _file_pieces(path: str | Path) -> Iterator[bytes]:
+    """A file in pieces of about a megabyte that end at a line's end."""
+    with open(path, "rb") as fh:
+        left = b""
+        while data := fh.read(_CHUNK):
+            data = left + data
+            cut = data.rfind(b"\n") + 1
+            left = data[cut:]
+            if cut:
+                yield data[:cut]
+        if left:
+            yield left
 
 
 def write_store_snapshot(store, progress=None) -> int:
