@@ -17,7 +17,9 @@ real papers) read and extracted by the project's real extractor:
 - every named query (default parameters) on that store: on disk, from the in-memory copy
   (:func:`scholarkg.store.open_for_query`) and on rdflib's in-memory graph of the same
   statements (``--rdflib-timeout`` per run; slower runs are reported as more than it), median of
-  ``--repeat`` runs (rdflib: ``--rdflib-repeat``);
+  ``--repeat`` runs (rdflib: ``--rdflib-repeat``); beside each store figure, Oxigraph alone: the
+  text and bindings the query sends (:func:`scholarkg.sparql.prepare_named`), evaluated with
+  every solution's terms read, the floor under that answer for any Python caller of the engine;
 - Turtle and N-Triples export from the store (statements per second), and ``render`` of a view
   of ``--view-nodes`` nodes from the store.
 
