@@ -91,7 +91,7 @@ def child_build(corpus: str, store: str, mode: str, extractor: str, workers: str
 
 
 def _named():
-    from scholarkg.sparql import named_queries
+    from scholarkg.named import named_queries
 
     return named_queries()
 

@@ -18,7 +18,7 @@ real papers) read and extracted by the project's real extractor:
   (:func:`scholarkg.store.open_for_query`) and on rdflib's in-memory graph of the same
   statements (``--rdflib-timeout`` per run; slower runs are reported as more than it), median of
   ``--repeat`` runs (rdflib: ``--rdflib-repeat``); beside each store figure, Oxigraph alone: the
-  text and bindings the query sends (:func:`scholarkg.sparql.prepare_named`), evaluated with
+  text and bindings the query sends (:func:`scholarkg.named.prepare_named`), evaluated with
   every solution's terms read, the floor under that answer for any Python caller of the engine;
 - Turtle and N-Triples export from the store (statements per second), and ``render`` of a view
   of ``--view-nodes`` nodes from the store.
@@ -166,7 +166,8 @@ def child_build_out(corpus: str, out: str) -> dict:
 
 
 def child_queries(store: str, engine: str, repeat: str) -> dict:
-    from scholarkg.sparql import named_queries, prepare_named, run_named
+    from scholarkg.named import named_queries, prepare_named
+    from scholarkg.sparql import run_named
     from scholarkg.store import open_for_query
     from scholarkg.store.read import evaluate
 
@@ -210,7 +211,8 @@ def child_queries(store: str, engine: str, repeat: str) -> dict:
 def child_rdflib(ntriples: str, repeat: str, timeout: str) -> dict:
     from scholarkg.errors import QueryError
     from scholarkg.graph.builder import new_graph
-    from scholarkg.sparql import named_queries, run_named
+    from scholarkg.named import named_queries
+    from scholarkg.sparql import run_named
 
     started = time.perf_counter()
     graph = new_graph()

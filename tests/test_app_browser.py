@@ -260,7 +260,7 @@ def test_the_workbench_runs_named_and_typed_queries_and_words_errors_as_the_endp
 def test_hostile_record_text_is_shown_as_text(context, tmp_path):
     """Readers strip markup from records, but a store also takes pushed data and updates: a
     label made of markup, put in with an update, must reach the page as text."""
-    from scholarkg.sparql import sparql_string
+    from scholarkg.named import sparql_string
     from scholarkg.store import build_store
 
     records = write_jsonl(tmp_path / "r.jsonl", [record(1, "We introduce ZorkBench, a benchmark for text games.")])

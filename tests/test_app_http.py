@@ -12,7 +12,8 @@ from storekit import comparable
 from test_app_browser import _serve
 
 from scholarkg import api
-from scholarkg.sparql import inline_values, named_queries, run_named
+from scholarkg.named import inline_values, named_queries
+from scholarkg.sparql import run_named
 from scholarkg.store import open_for_query
 
 

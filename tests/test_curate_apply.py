@@ -16,7 +16,8 @@ from scholarkg.graph import iri
 from scholarkg.graph.load import load_graph
 from scholarkg.graph.vocab import SKG
 from scholarkg.pipeline import build
-from scholarkg.sparql import get_named_query, run_query
+from scholarkg.named import get_named_query
+from scholarkg.sparql import run_query
 
 
 def _build(tmp_path, monkeypatch, corrections, table=V1, version="fake-1", papers=PAPERS):

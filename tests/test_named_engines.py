@@ -12,7 +12,8 @@ from rdflib import Literal
 from storekit import comparable
 
 from scholarkg.pipeline import build, write_outputs
-from scholarkg.sparql import ENGINES, named_queries, order_rows, run_named, run_query, split_order
+from scholarkg.named import ENGINES, named_queries, split_order
+from scholarkg.sparql import order_rows, run_named, run_query
 from scholarkg.store import build_store, open_for_query
 
 PARAMETER_VALUES = {
@@ -146,7 +147,7 @@ def test_query_command_pages_and_answers_from_memory_or_disk(sources, cli):
 @pytest.mark.parametrize("name, values", [c for c in CASES if c[1]], ids=[f"{n}-{v}" for n, v in CASES if v])
 def test_the_text_with_its_parameters_written_in_answers_as_the_bound_query(sources, name, values):
     """What the served workbench shows and sends: the chosen variant with its values inlined."""
-    from scholarkg.sparql import inline_values
+    from scholarkg.named import inline_values
     from scholarkg.store.read import run_store_query
 
     q = named_queries()[name]
@@ -164,7 +165,7 @@ def test_a_name_is_matched_as_the_graph_writes_it_when_it_is_written_one_way(sou
     """``maojia song`` is written ``Maojia Song`` in the graph: the query then matches that
     exactly (from an index) and answers as the case-insensitive text does; a name written two
     ways, or not as a plain string, keeps the case-insensitive text."""
-    from scholarkg.sparql import exact_values, get_named_query
+    from scholarkg.named import exact_values, get_named_query
     from scholarkg.store.read import run_store_query
 
     q = get_named_query("author-entities")

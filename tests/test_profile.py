@@ -13,7 +13,8 @@ from curation_support import use_extractor, write_inputs
 from scholarkg.errors import UsageError
 from scholarkg.pipeline import build, write_outputs
 from scholarkg.profile import author_profile, profile_html, profile_json
-from scholarkg.sparql import get_named_query, run_query
+from scholarkg.named import get_named_query
+from scholarkg.sparql import run_query
 
 
 # What the stand-in extractor finds in the seed: just these two names, wherever they occur.

@@ -8,7 +8,7 @@ import pytest
 from storekit import GRAPH_COUNT, comparable, oxigraph_command, quads, running
 
 from scholarkg import api
-from scholarkg.sparql import named_queries
+from scholarkg.named import named_queries
 from scholarkg.serve import free_port
 from scholarkg.store import GraphStore
 

@@ -8,7 +8,8 @@ import pytest
 
 from scholarkg import api
 from scholarkg.errors import QueryError
-from scholarkg.sparql import check_query, named_queries
+from scholarkg.named import named_queries
+from scholarkg.sparql import check_query
 
 
 def rows(graph, name, **params):
@@ -188,7 +189,7 @@ def test_rows_are_ordered_by_their_keys_and_ties_by_their_values():
 
 
 def test_a_variant_written_for_an_engine_is_chosen_only_there(tmp_path):
-    from scholarkg.sparql import _parse_named
+    from scholarkg.named import _parse_named
 
     path = tmp_path / "q.rq"
     path.write_text('# title: t\n# description: d\n# param: who = "" : a name\nSELECT ?who WHERE { ?s ?p ?who } # general\n'

@@ -10,7 +10,8 @@ import pytest
 from storekit import comparable, extract, record, write_jsonl
 from test_store import PARAMETER_VALUES
 
-from scholarkg.sparql import inline_values, named_queries, run_query
+from scholarkg.named import inline_values, named_queries
+from scholarkg.sparql import run_query
 from scholarkg.store import GraphStore, build_store
 from scholarkg.store.read import run_store_query
 from scholarkg.store.search import SEARCH_GRAPH, bucket, fold, prefixes, search_key

@@ -17,7 +17,8 @@ from scholarkg.errors import LockedError, QueryError
 from scholarkg.graph import iri
 from scholarkg.graph.vocab import SKG
 from scholarkg.pipeline import summarise
-from scholarkg.sparql import named_queries, run_query
+from scholarkg.named import named_queries
+from scholarkg.sparql import run_query
 from scholarkg.store import GraphStore, build_store, export_store, run_store_query, store_summary
 
 

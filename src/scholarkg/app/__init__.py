@@ -11,7 +11,7 @@
                     endpoint's own index
 
 Every request the page makes is a SPARQL query: sent to ``/query`` like any client's, or, for
-named queries, composed here (:func:`scholarkg.sparql.inline_values` binds the parameters in
+named queries, composed here (:func:`scholarkg.named.inline_values` binds the parameters in
 the text) and then run through the same checker, engines, timeout and answer limit. The page
 is read-only whatever the endpoint allows; record text is only ever inserted as text (the
 scripts never build HTML from strings), and the Content-Security-Policy allows nothing from
@@ -78,7 +78,7 @@ def static_files() -> dict[str, Path]:
 
 
 def _named_catalogue() -> list[dict]:
-    from ..sparql import named_queries
+    from ..named import named_queries
 
     return [{"name": q.name, "title": q.title, "description": q.description,
              "params": [{"name": p, "default": d, "help": h} for p, (d, h) in q.params.items()]}
@@ -155,7 +155,7 @@ class App:
     # --- named queries ----------------------------------------------------------------------
 
     def _named_text(self, query: dict[str, list[str]]) -> tuple[str, int | None]:
-        from ..sparql import exact_values, get_named_query, inline_values
+        from ..named import exact_values, get_named_query, inline_values
 
         values = {key: items[-1] for key, items in query.items()}
         name = values.pop("name", "")
@@ -172,10 +172,10 @@ class App:
         return text, limit
 
     def _written(self, lookup: str, value: str) -> list[tuple[str, bool]]:
-        """The values a lookup of :func:`scholarkg.sparql.exact_values` finds, as (text, whether
+        """The values a lookup of :func:`scholarkg.named.exact_values` finds, as (text, whether
         a plain string); an engine's error counts as a value that is not one, so the query keeps
         its case-insensitive text."""
-        from ..sparql import inline_values
+        from ..named import inline_values
 
         answer = self.endpoint.engine.run({"op": "query", "text": inline_values(lookup, {"given": value}),
                                            "accept": "application/sparql-results+json", "default_graph": None, "named_graphs": None})

@@ -38,7 +38,7 @@ def query(graph, sparql, query_file, named, params, fmt, list_queries, allow_rem
       scholarkg query graphs/maojia-song 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'
       scholarkg query --store papers.store --named evidence --limit 100 --offset 100
     """
-    from ..sparql import get_named_query, named_queries
+    from ..named import get_named_query, named_queries
 
     if list_queries:
         for q in named_queries().values():

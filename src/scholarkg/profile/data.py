@@ -50,7 +50,8 @@ def find_author(graph: Graph, name: str) -> str:
 
 
 def _run(graph: Graph, name: str, **params: str) -> list[dict[str, str]]:
-    from ..sparql import get_named_query, run_query
+    from ..named import get_named_query
+    from ..sparql import run_query
 
     q = get_named_query(name)
     return run_query(graph, q.text, q.bindings(params), hidden=tuple(q.params)).to_dicts()
