@@ -108,7 +108,7 @@ def _term_parts(term) -> tuple[str, str | None, str | None, bool]:
     raise ValueError(f"cannot write {term!r} as JSON-LD: the graph has no blank nodes")
 
 
-def literal_parts(text: str, datatype: str, language: str | None) -> tuple[str, str | None, str | None, bool]:
+def literal_parts(text: str, datatype: str | None, language: str | None) -> tuple[str, str | None, str | None, bool]:
     """The parts of a literal given as its text, datatype IRI and language (``None`` for none)."""
     return text, (None if datatype in (_XSD_STRING, _LANG_STRING) else datatype), language, False
 

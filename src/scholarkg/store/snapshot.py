@@ -229,7 +229,7 @@ def _snapshot_nodes(ntriples) -> Iterator[dict]:
             close = o.rindex('"')  # what follows a literal's text (a datatype IRI, a language) has no quote
             tail = o[close + 1:]
             language = tail[1:] if tail[:1] == "@" else None
-            datatype = tail[3:-1] if tail[:3] == "^^<" else _XSD_STRING
+            datatype = tail[3:-1] if tail[:3] == "^^<" else None  # a plain string
             statements.append((p, *literal_parts(_unescape(o[1:close]), datatype, language)))
         else:
             raise ValueError(f"cannot write {o} as JSON-LD: a snapshot has no blank nodes")
@@ -237,7 +237,6 @@ def _snapshot_nodes(ntriples) -> Iterator[dict]:
         yield node_object(subject, statements, c)
 
 
-_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 _ESCAPE = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))")
 _ECHAR = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
 
