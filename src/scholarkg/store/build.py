@@ -41,6 +41,7 @@ from pathlib import Path
 from ..errors import Problems, ScholarKGError, StoreError, disk_full
 from ..graph import iri
 from ..model import Record
+from .batches import load_nquads
 from .disk import GraphStore
 from .emit import Curated, emit_batch, labels_of, source_digest
 from .linking import keep_state
@@ -53,7 +54,6 @@ log = logging.getLogger(__name__)
 
 Progress = Callable[[str, int, "int | None"], None]
 _COMPACT_SHARE = 20  # a build that loads 1/20 of the store's statements or more compacts the database
-_BULK_LOAD_BYTES = 4 << 20  # below this a transactional load; above, Oxigraph's bulk loader
 BATCH_SIZE = 500  # records emitted and loaded together: a batch's statements are held at once
 # The records a build emits, a page after a given ``seq`` at a time: staged ones, then the other
 # records to rewrite. Each page is read from the manifest's index on ``seq``, so a build of n
@@ -478,15 +478,10 @@ class _Builder:
             )
 
     def _load(self, data: bytes) -> None:
-        import pyoxigraph as ox
-
         if not data:
             return
         started = time.process_time()
-        if len(data) >= _BULK_LOAD_BYTES:
-            self.ox.bulk_load(data, ox.RdfFormat.N_QUADS)
-        else:
-            self.ox.load(data, ox.RdfFormat.N_QUADS)
+        load_nquads(self.ox, data)
         statements = data.count(b"\n")
         self.store.loaded(statements)
         self.loaded += statements

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable
 
 from ..graph import iri
 from ..graph.cooccurrence import MIN_SHARED, coauthor_triples, count_triples, pair_triples
+from .batches import chunks
 from .emit import CURATIONS, ENTITIES, PAIRS, SHARED, as_nquads, ntriples
 from .manifest import pack_text
 
@@ -116,7 +117,7 @@ def _entities(store, linker, outcome, load, progress, incremental: bool) -> int:
     gone = sorted(set(stored) - keep)
     blocks = _Blocks(m, ENTITIES)
     written = 0
-    for chunk in _chunks(sorted(keep), _CHUNK):
+    for chunk in chunks(sorted(keep), _CHUNK):
         rows, parts = [], []
         for key in chunk:
             parts_of = [entity_triples(by_key[key], known=keep)]
@@ -257,7 +258,7 @@ def _authors(store, load) -> set[str]:
         remove_subjects(store.ox, SHARED, stale, _AGGREGATES)
         with store.manifest.transaction() as tx:
             tx.executemany("DELETE FROM authors WHERE subject = ?", ((s,) for s in stale))
-    for chunk in _chunks(fresh, _CHUNK):
+    for chunk in chunks(fresh, _CHUNK):
         data = _text(itertools.chain.from_iterable(count_triples(s, n, first, latest) for s, n, first, latest in chunk))
         load(as_nquads(data, SHARED))
         with store.manifest.transaction() as tx:
@@ -290,7 +291,7 @@ def _shared(store, agents: set[str], written: set[str], touched: set[str], load,
     changed = set(touched) | set(nodes)
     if every:
         changed.update(s for (s,) in m.rows("SELECT subject FROM shared"))
-    for chunk in _chunks(sorted(written), _CHUNK):
+    for chunk in chunks(sorted(written), _CHUNK):
         marks = ",".join("?" * len(chunk))
         changed.update(s for (s,) in m.rows(f"SELECT DISTINCT subject FROM record_shared WHERE key IN ({marks})", tuple(chunk)))
     changed -= set(orphans)
@@ -342,8 +343,3 @@ def _replace(store, forget_sql, remember_sql, graph, old_keys, new_rows, data: b
     if new_rows and remember_sql:
         with m.transaction() as db:
             db.executemany(remember_sql, new_rows)
-
-
-def _chunks(items: list, size: int):
-    for i in range(0, len(items), size):
-        yield items[i : i + size]

@@ -37,6 +37,7 @@ from operator import itemgetter
 from ..graph import iri
 from ..graph.terms import DCTERMS, RDF, SKG, Literal, node
 from ..graph.vocab import ID_BASE, ONTOLOGY_IRI
+from .batches import chunks, load_nquads
 
 __all__ = ["SEARCH_GRAPH", "PREFIX_LETTERS", "fold", "search_key", "prefixes", "bucket", "write_search_index"]
 
@@ -155,10 +156,8 @@ def _texts(ox, nodes: Iterable[str] | None = None) -> set[tuple[str, str, str]]:
     if nodes is None:
         return {(s["node"].value, s["type"].value, s["text"].value)
                 for s in ox.query(_TEXTS.replace("{values}", ""), use_default_graph_as_union=True)}
-    from .finish import _chunks
-
     rows: set[tuple[str, str, str]] = set()
-    for part in _chunks(sorted(nodes), _VALUES):
+    for part in chunks(sorted(nodes), _VALUES):
         values = "VALUES ?node { " + " ".join(f"<{found}>" for found in part) + " }"
         rows.update((s["node"].value, s["type"].value, s["text"].value)
                     for s in ox.query(_TEXTS.replace("{values}", values), use_default_graph_as_union=True))
@@ -194,10 +193,8 @@ def _touched_nodes(manifest, limit: int) -> set[str] | None:
 
 
 def _stored_digests(manifest, nodes: set[str]) -> dict[str, str]:
-    from .finish import _chunks
-
     found: dict[str, str] = {}
-    for part in _chunks(sorted(nodes), _VALUES):
+    for part in chunks(sorted(nodes), _VALUES):
         found.update(manifest.rows(f"SELECT entry, digest FROM search WHERE entry IN ({','.join('?' * len(part))})", part))
     return found
 
@@ -212,7 +209,6 @@ def _format() -> str:
 _PART = 20_000  # entries loaded at once
 _VALUES = 1_000  # nodes looked up per query
 _CANDIDATES = 2  # past twice as many IRIs named as indexed nodes, the index is rewritten whole
-_BULK_LOAD_BYTES = 4 << 20  # below this a transactional load; above, Oxigraph's bulk loader
 _REWRITE_SHARE = 4  # past 1/4 of the entries changed, the index is rewritten whole
 
 
@@ -277,12 +273,10 @@ def _load(ox, manifest, entries: Iterable[tuple[str, str]]) -> tuple[int, int]:
     """Load entries a part at a time (the whole index as text would take more memory than the
     rest of a large build), each part's digests kept once it is in; returns the entries and
     their statements."""
-    import pyoxigraph as ox_
-
     count = statements = 0
     while part := list(itertools.islice(entries, _PART)):
         data = "".join(text for _, text in part).encode("utf-8")
-        (ox.bulk_load if len(data) >= _BULK_LOAD_BYTES else ox.load)(data, ox_.RdfFormat.N_QUADS)
+        load_nquads(ox, data)
         if manifest is not None:
             with manifest.transaction() as db:
                 db.executemany("INSERT OR REPLACE INTO search VALUES (?, ?)", ((found, _digest(text)) for found, text in part))

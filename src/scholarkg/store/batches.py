@@ -1,0 +1,24 @@
+"""Work on a store a part at a time: N-Quads loaded the cheapest way for their size, lists in chunks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+__all__ = ["BULK_LOAD_BYTES", "load_nquads", "chunks"]
+
+BULK_LOAD_BYTES = 4 << 20  # below this a transactional load; above, Oxigraph's bulk loader
+
+
+def load_nquads(store, data: bytes) -> None:
+    """Load N-Quads ``data`` into ``store`` (a :class:`pyoxigraph.Store`): a small part in a
+    transaction, a large one with the bulk loader (which costs more to start, less per statement)."""
+    import pyoxigraph as ox
+
+    if data:
+        (store.bulk_load if len(data) >= BULK_LOAD_BYTES else store.load)(data, ox.RdfFormat.N_QUADS)
+
+
+def chunks(items: Sequence, size: int) -> Iterator[Sequence]:
+    """``items`` in consecutive slices of ``size`` (the last one shorter)."""
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
