@@ -47,19 +47,29 @@ _TYPE_ORDER = {t: i for i, t in enumerate(EntityType)}
 
 @dataclass
 class _Name:
-    """Everything said about one label across papers."""
+    """Everything said about one label across papers.
+
+    The tallies are plain dicts (value -> weight), not Counters, and :meth:`Linker.state` keeps
+    each name as a tuple of its fields: pickle writes and reads dicts and tuples in C, but a
+    Counter or a dataclass instance through Python calls. A store keeps every name so, and
+    each build reads and writes them all once."""
 
     label: str
-    types: Counter = field(default_factory=Counter)
-    kinds: Counter = field(default_factory=Counter)
-    surfaces: Counter = field(default_factory=Counter)
+    types: dict = field(default_factory=dict)
+    kinds: dict = field(default_factory=dict)
+    surfaces: dict = field(default_factory=dict)
     aliases: set[str] = field(default_factory=set)
-    parents: Counter = field(default_factory=Counter)
-    bases: Counter = field(default_factory=Counter)
+    parents: dict = field(default_factory=dict)
+    bases: dict = field(default_factory=dict)
     papers: set[str] = field(default_factory=set)
 
 
-_STATE_FORMAT = ("names", *(f.name for f in fields(_Name)))
+def _tally(counts: dict, value, weight: float = 1) -> None:
+    counts[value] = counts.get(value, 0) + weight
+
+
+_FIELDS = tuple(f.name for f in fields(_Name))
+_STATE_FORMAT = ("name tuples", *_FIELDS)
 
 
 def _kind(kinds: Counter, label: str) -> EntityKind:
@@ -142,17 +152,17 @@ class Linker:
                 n = self._names[key] = _Name(fact[0])
             if len(fact) == 2:  # a result's name
                 if fact[1] is not None and not n.types:
-                    n.types[fact[1]] += 0.1
+                    _tally(n.types, fact[1], 0.1)
             else:
                 _, type_, kind, confidence, text, aliases, parent, derived_from = fact
-                n.types[type_] += confidence
-                n.kinds[kind] += confidence
-                n.surfaces[text] += 1
+                _tally(n.types, type_, confidence)
+                _tally(n.kinds, kind, confidence)
+                _tally(n.surfaces, text)
                 n.aliases.update(aliases)
                 if parent:
-                    n.parents[parent] += 1
+                    _tally(n.parents, parent)
                 if derived_from:
-                    n.bases[derived_from] += 1
+                    _tally(n.bases, derived_from)
             n.papers.add(record_id)
 
     def forget(self, keys: Iterable[str]) -> None:
@@ -165,7 +175,7 @@ class Linker:
     def state(self) -> tuple:
         """What has been collected, to be picked up by :meth:`from_state` (pickles); adding to
         the restored linker is the same as adding everything to a new one in the same order."""
-        return _STATE_FORMAT, self._names
+        return _STATE_FORMAT, {key: tuple(getattr(n, f) for f in _FIELDS) for key, n in self._names.items()}
 
     @classmethod
     def from_state(cls, state) -> Linker | None:
@@ -173,7 +183,7 @@ class Linker:
         if not (isinstance(state, tuple) and len(state) == 2 and state[0] == _STATE_FORMAT):
             return None
         linker = cls()
-        linker._names = state[1]
+        linker._names = {key: _Name(*values) for key, values in state[1].items()}
         return linker
 
     # -- merging -------------------------------------------------------------------------
@@ -210,7 +220,7 @@ class Linker:
         by_concept: dict[str, str] = {}
         for key in sorted(names):
             n = names[key]
-            if n.kinds and n.kinds[EntityKind.CONCEPT] > n.kinds[EntityKind.NAME]:
+            if n.kinds and n.kinds.get(EntityKind.CONCEPT, 0) > n.kinds.get(EntityKind.NAME, 0):
                 ckey = concept_key(n.label)
                 if ckey in by_concept:
                     uf.union(by_concept[ckey], key)
@@ -296,14 +306,14 @@ class Linker:
                 pkey = canonical_key(parent)
                 if pkey not in names:
                     pn = _Name(parent)
-                    pn.types[chain_type] += 0.1
+                    _tally(pn.types, chain_type, 0.1)
                     parsed = parse_known_model(parent, families)
                     if parsed is not None and parsed.parent:
-                        pn.parents[parsed.parent] += 1
+                        _tally(pn.parents, parsed.parent)
                     else:
                         up = variant_base(parent)
                         if up is not None and up[1]:
-                            pn.parents[up[0]] += 1
+                            _tally(pn.parents, up[0])
                     names[pkey] = pn
                     pending.append((parent, pn))
             for base in list(n.bases):
@@ -311,7 +321,7 @@ class Linker:
                 if bkey not in names:
                     bn = _Name(base)
                     entry = gaz.lookup(base)
-                    bn.types[entry.type if entry else EntityType.METHOD] += 0.1
+                    _tally(bn.types, entry.type if entry else EntityType.METHOD, 0.1)
                     if entry is not None:
                         bn.aliases.update(entry.aliases)
                     names[bkey] = bn

@@ -174,8 +174,6 @@ def emit_record(record: Record, extraction: Extraction, resolve, curated: Curate
     )
 
 
-
-
 def emit_batch(items: Iterable[tuple], resolution: Mapping[str, Entity | None]) -> list[Emission]:
     """Map step: emit every record of a batch with the labels resolved by the build's linker.
 
