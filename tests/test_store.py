@@ -198,10 +198,12 @@ def test_a_build_links_only_what_changed_onto_what_the_last_build_linked(tmp_pat
     had only that acronym are relinked again).
     One that finds the kept state made by another version links everything again, and ends
     there too. Entity and co-author pairs are counted again only among the members of the
-    records a build changed, and end as a fresh build's too."""
+    records a build changed, and end as a fresh build's too; so do the author's counts, and
+    the number of statements the store keeps as its blocks change."""
     import sqlite3
 
     from scholarkg.store.manifest import pack
+    from scholarkg.store.snapshot import statement_count
 
     store = tmp_path / "s"
     batches = [[record(1, "We evaluate on ALE with GRPO.", authors=("Ada Lovelace", "Alan Turing"))],
@@ -227,6 +229,7 @@ def test_a_build_links_only_what_changed_onto_what_the_last_build_linked(tmp_pat
         fresh = tmp_path / f"fresh{n}"
         build_store([write_jsonl(tmp_path / f"fresh{n}.jsonl", list(latest.values()))], fresh, extractor=extract)
         assert quads(store) == quads(fresh), n
+        assert statement_count(store) == len(quads(store)) == statement_count(fresh), n  # the kept sum of block lines
         assert _kept_linker(store) == _kept_linker(fresh), n  # what each name collected, and the versions
     assert ways == ["everything", "adding", "taking again", "adding", "taking again", "everything"]
 
@@ -240,6 +243,25 @@ def _kept_linker(store):
     with sqlite3.connect(store / "manifest.sqlite") as db:
         _, (_, names), agents = unpack(db.execute("SELECT state FROM linked").fetchone()[0])
     return names, agents
+
+
+def test_an_authors_paper_count_and_years_follow_every_build_when_no_paper_has_two_authors(tmp_path):
+    """Authors' counts are counted again only for the authors of the records a build wrote,
+    which must be noted even in a store with no co-author pair at all: each build (a new paper
+    of a stored author, a paper moved to another year and author) ends as a fresh build."""
+    store = tmp_path / "s"
+    batches = [[record(1, "GRPO on MMLU."), record(2, "PPO on MMLU.", authors=("Alan Turing",))],
+               [record(3, "PPO and GRPO.", year=2023)],
+               [record(2, "PPO on MMLU.", authors=("Ada Lovelace",), year=2021)]]
+    latest = {}
+    for n, batch in enumerate(batches):
+        latest.update((r["arxiv_id"], r) for r in batch)
+        build_store([write_jsonl(tmp_path / f"{n}.jsonl", batch)], store, extractor=extract)
+        fresh = tmp_path / f"fresh{n}"
+        build_store([write_jsonl(tmp_path / f"fresh{n}.jsonl", list(latest.values()))], fresh, extractor=extract)
+        assert quads(store) == quads(fresh), n
+    counts = {line for line in quads(store) if "paperCount" in line or "Year>" in line}
+    assert any('"3"' in line for line in counts), counts  # Ada Lovelace's three papers
 
 
 def test_an_extractor_version_no_stored_record_has_any_more_leaves_the_graph(tmp_path, caplog):

@@ -77,7 +77,7 @@ def write_aggregates(store, linker, outcome, agents: set[str], written: set[str]
     count = _entities(store, linker, outcome, load, progress, incremental)
     _pairs(store, load, incremental)
     _coauthors(store, load, incremental)
-    touched = _authors(store, load)
+    touched = _authors(store, load, incremental)
     _shared(store, agents, written, touched, load, every_shared)
     _curations(store, outcome, load)
     return count
@@ -241,18 +241,23 @@ def _coauthors(store, load, incremental: bool) -> None:
     )
 
 
-def _authors(store, load) -> set[str]:
+def _authors(store, load, incremental: bool) -> set[str]:
     """Per-author paper counts and years, in the shared graph beside the author's name; returns
-    the authors whose statements changed."""
+    the authors whose statements changed. With counts from the last build, only the authors of
+    the records this build wrote or removed (``temp.touched_authors``) are counted again."""
     db = store.manifest.db
+    among, kept = "", "authors"
+    if incremental and db.execute("SELECT EXISTS (SELECT 1 FROM authors)").fetchone()[0]:
+        among = "WHERE a.author IN (SELECT member FROM temp.touched_authors)"
+        kept = "(SELECT * FROM authors WHERE subject IN (SELECT member FROM temp.touched_authors))"
     db.execute("DROP TABLE IF EXISTS temp.new_authors")
     db.execute(
         "CREATE TEMP TABLE new_authors AS SELECT a.author AS subject, COUNT(*) AS papers, MIN(r.year) AS first, "
-        "MAX(r.year) AS latest FROM record_authors a JOIN records r USING (key) GROUP BY a.author"
+        f"MAX(r.year) AS latest FROM record_authors a JOIN records r USING (key) {among} GROUP BY a.author"
     )
     stale = [s for (s,) in db.execute(
-        "SELECT subject FROM (SELECT * FROM authors EXCEPT SELECT * FROM new_authors)").fetchall()]
-    fresh = db.execute("SELECT * FROM new_authors EXCEPT SELECT * FROM authors ORDER BY subject").fetchall()
+        f"SELECT subject FROM (SELECT * FROM {kept} EXCEPT SELECT * FROM new_authors)").fetchall()]
+    fresh = db.execute(f"SELECT * FROM new_authors EXCEPT SELECT * FROM {kept} ORDER BY subject").fetchall()
     db.execute("DROP TABLE temp.new_authors")
     if stale:
         remove_subjects(store.ox, SHARED, stale, _AGGREGATES)

@@ -20,7 +20,9 @@ what to rewrite without reading the graph back:
 - ``blocks``: the sorted N-Triples text of every part of the graph (a record's graph, or one
   subject of a shared graph), compressed, with its Turtle and its number of statements (made
   at the end of the build that changed it): the sorted snapshot exports stream
-  (:mod:`scholarkg.store.snapshot`) without reading the graph back;
+  (:mod:`scholarkg.store.snapshot`) without reading the graph back; ``block_lines``: the sum
+  of the blocks' statements, kept by triggers on ``blocks`` (a build reads the graph's size
+  from it instead of summing every block);
 - ``search``: a digest of each node's entry in the search index (:mod:`scholarkg.store.search`);
   ``search_touched``: the blocks added, changed or dropped since the index was last brought up
   to date (with the text a changed or dropped block had), kept by triggers on ``blocks`` while
@@ -87,12 +89,26 @@ BEGIN INSERT INTO search_touched VALUES (old.graph, old.unit, old.text); END;
 CREATE TRIGGER IF NOT EXISTS blocks_dropped AFTER DELETE ON blocks WHEN EXISTS (SELECT 1 FROM search)
 BEGIN INSERT INTO search_touched VALUES (old.graph, old.unit, old.text); END;
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS block_lines (one INTEGER PRIMARY KEY CHECK (one = 0), total INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS linked (one INTEGER PRIMARY KEY CHECK (one = 0), records INTEGER NOT NULL, state BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS record_origins (key TEXT PRIMARY KEY, origin TEXT NOT NULL) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS record_origins_by_origin ON record_origins (origin);
 CREATE TEMP TABLE IF NOT EXISTS staged (
     key TEXT PRIMARY KEY, seq INTEGER NOT NULL, source TEXT NOT NULL, record BLOB NOT NULL, extraction BLOB NOT NULL);
 CREATE INDEX IF NOT EXISTS temp.staged_by_seq ON staged (seq);
+"""
+
+
+# The blocks whose Turtle is still to be made, and the sum of the blocks' statements, kept as
+# blocks change: a build that changed a few blocks then reads a few rows, not the whole table.
+_BLOCK_LINES = """
+CREATE INDEX IF NOT EXISTS blocks_unwritten ON blocks (graph, unit) WHERE turtle IS NULL;
+CREATE TRIGGER IF NOT EXISTS block_lines_added AFTER INSERT ON blocks WHEN new.lines IS NOT NULL
+BEGIN UPDATE block_lines SET total = total + new.lines; END;
+CREATE TRIGGER IF NOT EXISTS block_lines_changed AFTER UPDATE OF lines ON blocks WHEN new.lines IS NOT old.lines
+BEGIN UPDATE block_lines SET total = total - COALESCE(old.lines, 0) + COALESCE(new.lines, 0); END;
+CREATE TRIGGER IF NOT EXISTS block_lines_dropped AFTER DELETE ON blocks WHEN old.lines IS NOT NULL
+BEGIN UPDATE block_lines SET total = total - old.lines; END;
 """
 
 
@@ -213,6 +229,10 @@ class Manifest:
             for column in ("turtle BLOB", "lines INTEGER"):  # a store built before blocks kept them
                 if column.split()[0] not in columns:
                     self.db.execute(f"ALTER TABLE blocks ADD COLUMN {column}")
+            self.db.executescript(_BLOCK_LINES)  # the triggers first: the sum then counts every change
+            if self.db.execute("SELECT NOT EXISTS (SELECT 1 FROM block_lines)").fetchone()[0]:
+                # a new store, or one built before the sum was kept
+                self.db.execute("INSERT OR IGNORE INTO block_lines SELECT 0, COALESCE(SUM(lines), 0) FROM blocks")
         except sqlite3.Error as exc:
             raise StoreError(f"{path}: cannot open the store manifest ({exc})") from exc
 
@@ -340,8 +360,8 @@ class Manifest:
     def watch_members(self) -> None:
         """From now on (on this connection), note in ``temp.touched_entities`` and
         ``temp.touched_authors`` the entities and authors of every record whose rows are
-        written or removed, as they were and as they are: the only members whose pairs and
-        paper counts a build can change. Nothing is noted while none is counted (a first build)."""
+        written or removed, as they were and as they are: the only members whose pairs,
+        paper counts and years a build can change. Nothing is noted while none is counted (a first build)."""
         self.db.executescript("""
 CREATE TEMP TABLE IF NOT EXISTS touched_entities (member TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TEMP TABLE IF NOT EXISTS touched_authors (member TEXT PRIMARY KEY) WITHOUT ROWID;
@@ -352,9 +372,11 @@ BEGIN INSERT OR IGNORE INTO touched_entities VALUES (new.entity); END;
 CREATE TEMP TRIGGER IF NOT EXISTS entities_removed AFTER DELETE ON main.record_entities
 WHEN EXISTS (SELECT 1 FROM main.pairs) OR EXISTS (SELECT 1 FROM main.entity_counts)
 BEGIN INSERT OR IGNORE INTO touched_entities VALUES (old.entity); END;
-CREATE TEMP TRIGGER IF NOT EXISTS authors_added AFTER INSERT ON main.record_authors WHEN EXISTS (SELECT 1 FROM main.coauthors)
+CREATE TEMP TRIGGER IF NOT EXISTS authors_added AFTER INSERT ON main.record_authors
+WHEN EXISTS (SELECT 1 FROM main.coauthors) OR EXISTS (SELECT 1 FROM main.authors)
 BEGIN INSERT OR IGNORE INTO touched_authors VALUES (new.author); END;
-CREATE TEMP TRIGGER IF NOT EXISTS authors_removed AFTER DELETE ON main.record_authors WHEN EXISTS (SELECT 1 FROM main.coauthors)
+CREATE TEMP TRIGGER IF NOT EXISTS authors_removed AFTER DELETE ON main.record_authors
+WHEN EXISTS (SELECT 1 FROM main.coauthors) OR EXISTS (SELECT 1 FROM main.authors)
 BEGIN INSERT OR IGNORE INTO touched_authors VALUES (old.author); END;
 """)
 

@@ -309,7 +309,7 @@ def write_store_snapshot(store, progress=None) -> int:
         done += len(made)
         if progress is not None:
             progress("snapshot", done, None)
-    count = m.one("SELECT COALESCE(SUM(lines), 0) FROM blocks")
+    count = m.one("SELECT total FROM block_lines")
     folder = Path(store.path) / "snapshot"
     folder.mkdir(exist_ok=True)
     write_text(folder / INFO, json.dumps({"statements": count}) + "\n")
