@@ -59,6 +59,12 @@ def _text(triples) -> bytes:
     return "".join(ntriples(triples)).encode("utf-8")
 
 
+# Each record's year from the index on (key, year): the year is stored after the record's pickled
+# blobs, and reading it from the table walks their overflow pages (2.5 times the time, counting
+# the papers and years of the entities of 100 new records on a store of 20,000).
+_YEARS = "records r INDEXED BY records_years"
+
+
 def _digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
@@ -149,7 +155,7 @@ def _entity_counts(m, incremental: bool) -> dict[str, tuple[int, int | None, int
     of the records this build wrote or removed (``temp.touched_entities``) when there are
     counts from the last build (kept in ``entity_counts``)."""
     count = ("INSERT INTO entity_counts SELECT e.entity, COUNT(*), MIN(r.year), MAX(r.year) FROM record_entities e "
-             "JOIN records r USING (key) WHERE e.named = 1 {among} GROUP BY e.entity")
+             f"JOIN {_YEARS} USING (key) WHERE e.named = 1 {{among}} GROUP BY e.entity")
     with m.transaction() as db:
         if incremental and db.execute("SELECT EXISTS (SELECT 1 FROM entity_counts)").fetchone()[0]:
             touched = "SELECT member FROM temp.touched_entities"
@@ -253,7 +259,7 @@ def _authors(store, load, incremental: bool) -> set[str]:
     db.execute("DROP TABLE IF EXISTS temp.new_authors")
     db.execute(
         "CREATE TEMP TABLE new_authors AS SELECT a.author AS subject, COUNT(*) AS papers, MIN(r.year) AS first, "
-        f"MAX(r.year) AS latest FROM record_authors a JOIN records r USING (key) {among} GROUP BY a.author"
+        f"MAX(r.year) AS latest FROM record_authors a JOIN {_YEARS} USING (key) {among} GROUP BY a.author"
     )
     stale = [s for (s,) in db.execute(
         f"SELECT subject FROM (SELECT * FROM {kept} EXCEPT SELECT * FROM new_authors)").fetchall()]

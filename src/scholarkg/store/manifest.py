@@ -58,6 +58,7 @@ CREATE TABLE IF NOT EXISTS records (
     key TEXT PRIMARY KEY, seq INTEGER NOT NULL, source TEXT NOT NULL, digest TEXT,
     record BLOB NOT NULL, extraction BLOB NOT NULL, year INTEGER);
 CREATE INDEX IF NOT EXISTS records_by_seq ON records (seq);
+CREATE INDEX IF NOT EXISTS records_years ON records (key, year);
 CREATE TABLE IF NOT EXISTS record_labels (key TEXT NOT NULL, label TEXT NOT NULL, PRIMARY KEY (key, label)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS record_labels_by_label ON record_labels (label);
 CREATE TABLE IF NOT EXISTS record_facts (
