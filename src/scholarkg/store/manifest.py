@@ -6,7 +6,9 @@ what to rewrite without reading the graph back:
 - ``records``: per record key its order of arrival (``seq``, the order the linker sees the
   records in), a digest of its source content, the digest of its statements as written
   (``digest``; NULL while they are being rewritten), the record and its extraction
-  (pickled, compressed) so that linking can be redone over the whole store, and its year;
+  (pickled, compressed) so that linking can be redone over the whole store, and its year
+  (also in the index ``records_years``, which the paper counts read: in the table it lies past
+  the blobs);
 - ``record_labels``, ``resolution``: the labels each record's mentions carry and the entity
   each label resolved to when last written, to find the records a new linking affects;
 - ``record_entities``: the entities each record names or refers to (paper counts, pairs,
