@@ -232,14 +232,14 @@ class Linker:
         entities: list[Entity] = []
         by_name: dict[str, Entity] = {}
         label_of_key: dict[str, str] = {}
-        members: dict[str, list[str]] = {}
+        members: dict[str, tuple[list[str], str]] = {}  # entity key -> (its names' keys, its label)
         for root, keys in groups.items():
             label = self._choose_label([names[k] for k in keys], gaz)
             ekey = canonical_key(label)
-            members[ekey] = keys
+            members[ekey] = (keys, label)
             for k in keys:
                 label_of_key[k] = ekey
-        for ekey, keys in sorted(members.items()):
+        for ekey, (keys, label) in sorted(members.items()):
             group = [names[k] for k in keys]
             types: Counter = Counter()
             kinds: Counter = Counter()
@@ -254,7 +254,6 @@ class Linker:
                 surfaces.add(n.label)
                 parents.update(n.parents)
                 bases.update(n.bases)
-            label = self._choose_label(group, gaz)
             type_ = max(sorted(types, key=_TYPE_ORDER.get), key=lambda t: types[t]) if types else EntityType.METHOD
             parent = self._pick(parents, canonical_key, label_of_key, ekey)
             base = self._pick(bases, canonical_key, label_of_key, ekey)
