@@ -20,10 +20,10 @@ import csv
 import io
 import json
 import logging
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
-from itertools import groupby
 from operator import itemgetter
 
 from rdflib import BNode, Graph, Literal, URIRef
@@ -74,8 +74,9 @@ def _sort_key(term):
 def order_rows(names: list[str], rows: list[tuple], keys: list[tuple[str, bool]]) -> list[tuple]:
     """``rows`` in the order of ``keys`` (variable, descending); ties in the order of their values.
 
-    Rows are sorted on their key columns first; only the rows that tie on all of them are then
-    ordered by their whole values, so most terms never need a sort key made for them.
+    Each key column's distinct terms are sorted once and ranked, and the rows are sorted once on
+    their tuples of ranks (negated when descending), so they compare small integers; only the
+    rows that tie on all of them also compare their whole values.
     """
     made: dict[int, tuple] = {}  # answers repeat their terms (often the same object): each key made once
 
@@ -85,15 +86,22 @@ def order_rows(names: list[str], rows: list[tuple], keys: list[tuple[str, bool]]
             found = made[id(term)] = _sort_key(term)
         return found
 
-    columns = [(names.index(name), descending) for name, descending in keys if name in names]
-    decorated = [(tuple(key(row[i]) for i, _ in columns), row) for row in rows]
-    for n in reversed(range(len(columns))):
-        decorated.sort(key=lambda pair: pair[0][n], reverse=columns[n][1])
-    out: list[tuple] = []
-    for _, group in groupby(decorated, key=itemgetter(0)):
-        tied = [row for _, row in group]
-        out.extend(tied if len(tied) == 1 else sorted(tied, key=lambda row: tuple(map(key, row))))
-    return out
+    def ranks(i: int, descending: bool) -> list[int]:
+        column = list(map(itemgetter(i), rows))
+        ids = list(map(id, column))
+        objects = dict(zip(ids, column))
+        position = {k: n for n, k in enumerate(sorted(set(map(key, objects.values()))))}
+        sign = -1 if descending else 1
+        rank = {ident: sign * position[key(term)] for ident, term in objects.items()}
+        return list(map(rank.__getitem__, ids))
+
+    shown = [(names.index(name), descending) for name, descending in keys if name in names]
+    decorated = list(zip(*(ranks(i, descending) for i, descending in shown))) if shown else [()] * len(rows)
+    counts = Counter(decorated)
+    if len(counts) < len(rows):  # ties: their whole values break them
+        decorated = [(d, tuple(map(key, row)) if counts[d] > 1 else ()) for d, row in zip(decorated, rows)]
+    order = sorted(range(len(rows)), key=decorated.__getitem__)
+    return [rows[n] for n in order]
 
 
 @dataclass
