@@ -204,3 +204,53 @@ def test_a_variant_written_for_an_engine_is_chosen_only_there(tmp_path):
     path.write_text(path.read_text(encoding="utf-8").replace("engine=disk", "engine=postgres"), encoding="utf-8")
     with pytest.raises(ValueError, match="unknown engine 'postgres'"):
         _parse_named(path)
+
+
+_EVERY_KIND = """
+PREFIX skg: <https://w3id.org/scholarkg/ontology#>
+PREFIX dcterms: <http://purl.org/dc/terms/>
+PREFIX fabio: <http://purl.org/spar/fabio/>
+SELECT ?paper ?absent ?title ?year ?tagged ?odd ?blank WHERE {
+  ?paper a skg:Paper ; dcterms:title ?title ; fabio:hasPublicationYear ?year .
+  BIND(STRLANG(STR(?year), "en") AS ?tagged)
+  BIND(CONCAT("a \\"quoted\\"\\n\\tline é ", STR(?year), " \\\\ 😀", ?title, ?title) AS ?odd)
+  BIND(BNODE(STR(?paper)) AS ?blank)
+  OPTIONAL { ?paper <urn:scholarkg:nothing> ?absent }
+}"""
+
+
+def test_a_json_answer_is_read_back_by_rdflib_as_the_same_terms(seed_graph):
+    import io
+
+    from rdflib.query import Result
+
+    from scholarkg.sparql import run_query
+
+    answer = run_query(seed_graph, _EVERY_KIND)
+    read = Result.parse(io.StringIO(answer.format("json")), format="json")
+    assert [str(v) for v in read.vars] == answer.vars
+    assert len(answer.rows) == 18
+    kinds = {type(t).__name__ for row in answer.rows for t in row}
+    assert kinds == {"URIRef", "Literal", "BNode", "NoneType"}
+    assert [tuple(row) for row in read] == answer.rows
+    empty = run_query(seed_graph, "SELECT ?s WHERE { ?s <urn:scholarkg:nothing> ?o }")
+    assert list(Result.parse(io.StringIO(empty.format("json")), format="json")) == []
+
+
+def test_a_table_shows_each_value_on_one_line_under_its_column(seed_graph):
+    import re
+
+    from scholarkg.sparql import run_query
+
+    answer = run_query(seed_graph, _EVERY_KIND)
+    header, rule, *lines, count = answer.format("table").splitlines()
+    assert count == "(18 rows)" and len(lines) == 18
+    spans = [m.span() for m in re.finditer("-+", rule)]
+    assert rule == "  ".join("-" * (b - a) for a, b in spans)
+    assert [header[a:b].strip() for a, b in spans] == answer.vars
+    for line, row in zip(lines, answer.rows):
+        for (a, b), value in zip(spans, row):
+            text = " ".join(("" if value is None else str(value)).split())
+            shown = text if len(text) <= 60 else text[:59] + "…"
+            assert line[a:b].rstrip() == shown
+            assert b - a >= len(shown)

@@ -87,13 +87,9 @@ def order_rows(names: list[str], rows: list[tuple], keys: list[tuple[str, bool]]
         return found
 
     def ranks(i: int, descending: bool) -> list[int]:
-        column = list(map(itemgetter(i), rows))
-        ids = list(map(id, column))
-        objects = dict(zip(ids, column))
-        position = {k: n for n, k in enumerate(sorted(set(map(key, objects.values()))))}
-        sign = -1 if descending else 1
-        rank = {ident: sign * position[key(term)] for ident, term in objects.items()}
-        return list(map(rank.__getitem__, ids))
+        keyed = per_object(rows, i, key)
+        position = {k: n for n, k in enumerate(sorted(set(keyed)))}
+        return [-n for n in map(position.__getitem__, keyed)] if descending else list(map(position.__getitem__, keyed))
 
     shown = [(names.index(name), descending) for name, descending in keys if name in names]
     decorated = list(zip(*(ranks(i, descending) for i, descending in shown))) if shown else [()] * len(rows)
@@ -154,7 +150,7 @@ class QueryResult:
             return serialize(self.graph, "turtle").decode("utf-8")
         names, rows = self.visible()
         if fmt == "json":
-            return json.dumps(_sparql_json(names, rows), indent=2, ensure_ascii=False) + "\n"
+            return _sparql_json(names, rows)
         if fmt in ("csv", "tsv"):
             buffer = io.StringIO()
             writer = csv.writer(buffer, delimiter="," if fmt == "csv" else "\t", lineterminator="\n")
@@ -171,24 +167,48 @@ def _plain(value: Node | None) -> str:
     return "" if value is None else str(value)
 
 
-def _sparql_json(names: list[str], rows: list[tuple]) -> dict:
-    from rdflib import BNode, URIRef
+def per_object(rows: list[tuple], i: int, make) -> list:
+    """``make`` of each value in column ``i`` of ``rows``, called once per distinct object:
+    answers repeat their terms, most often as the same object."""
+    column = list(map(itemgetter(i), rows))
+    ids = list(map(id, column))
+    made = {ident: make(value) for ident, value in dict(zip(ids, column)).items()}
+    return list(map(made.__getitem__, ids))
 
-    def term(value):
-        if isinstance(value, URIRef):
-            return {"type": "uri", "value": str(value)}
-        if isinstance(value, BNode):
-            return {"type": "bnode", "value": str(value)}
-        out = {"type": "literal", "value": str(value)}
-        if isinstance(value, Literal):
-            if value.language:
-                out["xml:lang"] = value.language
-            elif value.datatype is not None:
-                out["datatype"] = str(value.datatype)
-        return out
 
-    bindings = [{n: term(v) for n, v in zip(names, row) if v is not None} for row in rows]
-    return {"head": {"vars": names}, "results": {"bindings": bindings}}
+def _cells(columns: list[list], rows: int):
+    """Each row's cells from its ``columns`` (``rows`` empty rows when there are no columns)."""
+    return zip(*columns) if columns else [()] * rows
+
+
+def _sparql_json(names: list[str], rows: list[tuple]) -> str:
+    """The SPARQL 1.1 JSON results of ``rows``, one binding per line: each term is encoded once
+    (by json's C encoder; an indented document goes through its Python encoder, several times
+    slower) and each binding joins its terms' text."""
+    encode = json.JSONEncoder(ensure_ascii=False).encode
+
+    def column(i: int) -> list:
+        def member(value) -> str | None:
+            if value is None:
+                return None
+            if isinstance(value, URIRef):
+                term = {"type": "uri", "value": str(value)}
+            elif isinstance(value, BNode):
+                term = {"type": "bnode", "value": str(value)}
+            else:
+                term = {"type": "literal", "value": str(value)}
+                if isinstance(value, Literal):
+                    if value.language:
+                        term["xml:lang"] = value.language
+                    elif value.datatype is not None:
+                        term["datatype"] = str(value.datatype)
+            return f"{name}: {encode(term)}"
+
+        name = encode(names[i])
+        return per_object(rows, i, member)
+
+    bindings = ["{" + ", ".join(filter(None, cells)) + "}" for cells in _cells([column(i) for i in range(len(names))], len(rows))]
+    return f'{{"head": {{"vars": {encode(names)}}}, "results": {{"bindings": [\n' + ",\n".join(bindings) + "\n]}}\n"
 
 
 def _table(names: list[str], rows: list[tuple], width: int = 60) -> str:
@@ -196,11 +216,11 @@ def _table(names: list[str], rows: list[tuple], width: int = 60) -> str:
         text = " ".join(_plain(value).split())
         return text if len(text) <= width else text[: width - 1] + "…"
 
-    cells = [[cell(v) for v in row] for row in rows]
-    widths = [max([len(n)] + [len(r[i]) for r in cells]) for i, n in enumerate(names)]
-    lines = ["  ".join(n.ljust(w) for n, w in zip(names, widths)).rstrip()]
-    lines.append("  ".join("-" * w for w in widths))
-    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in cells]
+    columns = [per_object(rows, i, cell) for i in range(len(names))]
+    widths = [max([len(n)] + list(map(len, column))) for n, column in zip(names, columns)]
+    line = "  ".join(f"{{:<{w}}}" for w in widths).format
+    lines = [line(*names).rstrip(), "  ".join("-" * w for w in widths)]
+    lines += [line(*cells).rstrip() for cells in _cells(columns, len(rows))]
     lines.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
     return "\n".join(lines) + "\n"
 
