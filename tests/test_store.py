@@ -424,8 +424,8 @@ def test_records_and_extractions_kept_in_a_manifest_read_back_equal_in_either_pi
 
     pairs = list(seed_build.records_and_extractions())
     assert len(pairs) == 18 and sum(len(e.mentions) + len(e.results) for _, e in pairs) > 100
-    for record, extraction in pairs:
-        for value in (record, extraction):
+    for stored, extraction in pairs:
+        for value in (stored, extraction):
             assert unpack(pack(value)) == value
             assert pickle.loads(older(value)) == value
             assert older(value) != pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
