@@ -208,7 +208,8 @@ def _sparql_json(names: list[str], rows: list[tuple]) -> str:
         return per_object(rows, i, member)
 
     bindings = ["{" + ", ".join(filter(None, cells)) + "}" for cells in _cells([column(i) for i in range(len(names))], len(rows))]
-    return f'{{"head": {{"vars": {encode(names)}}}, "results": {{"bindings": [\n' + ",\n".join(bindings) + "\n]}}\n"
+    body = ",\n".join(bindings) + "\n" if bindings else ""
+    return f'{{"head": {{"vars": {encode(names)}}}, "results": {{"bindings": [\n{body}]}}}}\n'
 
 
 def _table(names: list[str], rows: list[tuple], width: int = 60) -> str:
