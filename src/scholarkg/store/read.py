@@ -9,7 +9,6 @@ deep nesting would crash the engine). Named-query parameters are passed as pyoxi
 
 from __future__ import annotations
 
-import functools
 import logging
 import threading
 from collections.abc import Mapping
@@ -19,7 +18,7 @@ from rdflib import Graph
 from ..errors import QueryError, StoreError, UsageError
 from ..sparql import QueryResult, check_query
 from .disk import GraphStore
-from .terms import to_rdflib
+from .terms import solution_rows, to_rdflib
 
 __all__ = [
     "run_store_query",
@@ -101,13 +100,9 @@ def _collect(answer, max_rows: int, hidden: tuple[str, ...]) -> QueryResult:
         return QueryResult("ASK", boolean=bool(answer))
     if isinstance(answer, ox.QuerySolutions):
         names = [v.value for v in answer.variables]
-        convert = functools.lru_cache(maxsize=None)(to_rdflib)  # answers repeat their terms: each made once
-        rows = []
-        for solution in answer:
-            if len(rows) >= max_rows:
-                log.warning("the result was cut at %d rows (see --max-rows)", max_rows)
-                break
-            rows.append(tuple(map(convert, solution)))  # a solution gives None for an unbound variable
+        rows, more = solution_rows(answer, max_rows)
+        if more:
+            log.warning("the result was cut at %d rows (see --max-rows)", max_rows)
         return QueryResult("SELECT", names, rows, hidden=hidden)
     from ..graph.builder import new_graph
 
