@@ -87,7 +87,7 @@ def order_rows(names: list[str], rows: list[tuple], keys: list[tuple[str, bool]]
         return found
 
     def ranks(i: int, descending: bool) -> list[int]:
-        keyed = per_object(rows, i, key)
+        keyed = _per_object(rows, i, key)
         position = {k: n for n, k in enumerate(sorted(set(keyed)))}
         return [-n for n in map(position.__getitem__, keyed)] if descending else list(map(position.__getitem__, keyed))
 
@@ -167,7 +167,7 @@ def _plain(value: Node | None) -> str:
     return "" if value is None else str(value)
 
 
-def per_object(rows: list[tuple], i: int, make) -> list:
+def _per_object(rows: list[tuple], i: int, make) -> list:
     """``make`` of each value in column ``i`` of ``rows``, called once per distinct object:
     answers repeat their terms, most often as the same object."""
     column = list(map(itemgetter(i), rows))
@@ -205,7 +205,7 @@ def _sparql_json(names: list[str], rows: list[tuple]) -> str:
             return f"{name}: {encode(term)}"
 
         name = encode(names[i])
-        return per_object(rows, i, member)
+        return _per_object(rows, i, member)
 
     bindings = ["{" + ", ".join(filter(None, cells)) + "}" for cells in _cells([column(i) for i in range(len(names))], len(rows))]
     body = ",\n".join(bindings) + "\n" if bindings else ""
@@ -217,7 +217,7 @@ def _table(names: list[str], rows: list[tuple], width: int = 60) -> str:
         text = " ".join(_plain(value).split())
         return text if len(text) <= width else text[: width - 1] + "…"
 
-    columns = [per_object(rows, i, cell) for i in range(len(names))]
+    columns = [_per_object(rows, i, cell) for i in range(len(names))]
     widths = [max([len(n)] + list(map(len, column))) for n, column in zip(names, columns)]
     line = "  ".join(f"{{:<{w}}}" for w in widths).format
     lines = [line(*names).rstrip(), "  ".join("-" * w for w in widths)]

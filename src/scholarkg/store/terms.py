@@ -48,8 +48,9 @@ class _Lines:
         self.full = False
 
     def write(self, data) -> int:
-        self.parts.append(bytes(data))
-        self.lines += data.count(b"\n")
+        piece = bytes(data)
+        self.parts.append(piece)
+        self.lines += piece.count(b"\n")
         if self.lines > self.limit + 1:
             self.full = True
             raise _Enough
