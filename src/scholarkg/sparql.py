@@ -188,6 +188,8 @@ def _sparql_json(names: list[str], rows: list[tuple]) -> str:
     encode = json.JSONEncoder(ensure_ascii=False).encode
 
     def column(i: int) -> list:
+        name = encode(names[i])
+
         def member(value) -> str | None:
             if value is None:
                 return None
@@ -204,7 +206,6 @@ def _sparql_json(names: list[str], rows: list[tuple]) -> str:
                         term["datatype"] = str(value.datatype)
             return f"{name}: {encode(term)}"
 
-        name = encode(names[i])
         return _per_object(rows, i, member)
 
     bindings = ["{" + ", ".join(filter(None, cells)) + "}" for cells in _cells([column(i) for i in range(len(names))], len(rows))]
