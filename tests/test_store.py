@@ -11,7 +11,7 @@ import pytest
 from rdflib import Literal
 from rdflib.compare import isomorphic
 from rdflib.namespace import SDO
-from storekit import AcronymLinker, comparable, extract, quads, record, store_graph, write_jsonl
+from storekit import NAMES, AcronymLinker, comparable, extract, quads, record, store_graph, write_jsonl
 
 from scholarkg.errors import LockedError, QueryError
 from scholarkg.graph import iri
@@ -197,8 +197,8 @@ def test_a_build_links_only_what_changed_onto_what_the_last_build_linked(tmp_pat
     (here the long form gains a second short form, then loses the first, and the records that
     had only that acronym are relinked again).
     One that finds the kept state made by another version links everything again, and ends
-    there too. Entity and co-author pairs are counted again only among the members of the
-    records a build changed, and end as a fresh build's too; so do the author's counts, and
+    there too. Entity and co-author pairs are counted from what the records a build changed
+    share before and after, and end as a fresh build's too; so do the author's counts, and
     the number of statements the store keeps as its blocks change."""
     import sqlite3
 
@@ -300,6 +300,56 @@ def test_cooccurring_pairs_are_counted_at_build_time(tmp_path):
             SELECT ?a ?b ?n WHERE { ?pair a skg:EntityPair ; skg:sharedPapers ?n ;
               skg:pairMember ?x , ?y . ?x skos:prefLabel ?a . ?y skos:prefLabel ?b . FILTER(STR(?a) < STR(?b)) }""").rows
     assert [(str(a), str(b), int(n)) for a, b, n in rows] == [("GRPO", "MMLU", 3)]  # PPO-MMLU: one paper, below the threshold
+
+
+def _counted(store) -> dict[str, list[tuple]]:
+    import sqlite3
+
+    with sqlite3.connect(store / "manifest.sqlite") as db:
+        return {table: db.execute(f"SELECT * FROM {table} ORDER BY a, b").fetchall()
+                for table in ("pair_counts", "pairs", "coauthors")}
+
+
+def test_pairs_are_counted_by_what_each_build_changed_and_end_as_a_fresh_count(tmp_path):
+    """A build on a store counts entity and co-author pairs from what the records it wrote
+    share now and shared before. Over builds that rewrite records with other names and
+    authors (pairs crossing the two-paper threshold both ways, pairs gone), every count, the
+    pairs the graph describes and the graph itself end as a fresh build's. A store whose
+    counts of every pair are missing (one an older version built) is counted whole once."""
+    import random
+    import sqlite3
+
+    rng = random.Random(7)
+    names, people = sorted(NAMES), ("Ada Lovelace", "Alan Turing", "Grace Hopper", "Kurt Goedel")
+    store, latest, crossed = tmp_path / "s", {}, set()  # what the builds showed
+    for n in range(9):
+        batch = []
+        for k in rng.sample(range(1, 8), rng.randint(1, 4)):
+            named = rng.sample(names, rng.randint(0, 3))
+            batch.append(record(k, (" and ".join(named) or "Nothing named") + ".",
+                                authors=tuple(rng.sample(people, rng.randint(1, 3)))))
+        if n == 6:  # as a store built before the counts of every pair were kept
+            with sqlite3.connect(store / "manifest.sqlite") as db:
+                db.execute("DELETE FROM pair_counts")
+        before = _counted(store) if n else {"pair_counts": [], "pairs": []}
+        latest.update((r["arxiv_id"], r) for r in batch)
+        build_store([write_jsonl(tmp_path / f"{n}.jsonl", batch)], store, extractor=extract)
+        fresh = tmp_path / f"fresh{n}"
+        build_store([write_jsonl(tmp_path / f"fresh{n}.jsonl", list(latest.values()))], fresh, extractor=extract)
+        counted = _counted(store)
+        assert counted == _counted(fresh), n
+        assert quads(store) == quads(fresh), n
+        assert all(papers >= 2 for *_, papers in counted["pairs"]), n
+        crossed.update(_moves(before["pairs"], counted["pairs"]))
+        crossed.update("single" for *_, papers in counted["pair_counts"] if papers == 1)
+        crossed.update("gone" for move in _moves(before["pair_counts"], counted["pair_counts"]) if move == "down")
+    assert crossed == {"up", "down", "single", "gone"}
+
+
+def _moves(before: list[tuple], after: list[tuple]) -> set[str]:
+    """"up" when a pair is in ``after`` only, "down" when it is in ``before`` only."""
+    was, now = {row[:2] for row in before}, {row[:2] for row in after}
+    return ({"up"} if now - was else set()) | ({"down"} if was - now else set())
 
 
 def test_an_interrupted_build_leaves_a_readable_store_that_the_next_build_completes(tmp_path, monkeypatch):

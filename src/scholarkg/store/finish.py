@@ -5,7 +5,8 @@
   (counted again only for the entities of the records a build changed), and the corrections
   that changed them;
 - co-occurring entity pairs (``skg:EntityPair``) and co-author pairs (``skg:CoauthorPair``),
-  counted in the manifest with one SQL join each;
+  counted in the manifest with SQL: by a first build with one join each, by later builds
+  from what the records they changed share before and after;
 - per-author paper counts and years, beside each author's name in the shared graph;
 - the curation activities (``skg:Curation``) of the corrections applied;
 - the extractor's description, and removal of shared nodes (authors, web pages, ...) that no
@@ -182,22 +183,69 @@ def _scheme(store, blocks: _Blocks, described: bool, load) -> None:
         remove_subjects(store.ox, ENTITIES, [scheme])
 
 
-def _counted_pairs(store, table: str, select: str, params: tuple, describe, to_iri, load, touched: str | None) -> None:
-    """Replace the pairs in ``table`` (a, b, papers) that ``select`` now counts differently.
-
-    With ``touched``, the temporary table of the members (entities or authors) of the records
-    this build wrote or removed, as they were and as they are (:meth:`Manifest.watch_members`),
-    only pairs of two such members are counted again and compared: no other pair's count can
-    have changed. ``select`` names its two members ``a.member`` and ``b.member`` and has
-    ``{among}`` where the condition on them goes."""
+def _pairs(store, load, incremental: bool) -> None:
+    """Entity pairs sharing ``MIN_SHARED`` papers or more. ``pair_counts`` keeps every pair's
+    papers: a build adds what the records it changed share now and takes away what they shared
+    before, so that it counts by what changed, not by the store's size."""
     db = store.manifest.db
-    if touched is not None and db.execute(f"SELECT EXISTS (SELECT 1 FROM {table})").fetchone()[0]:
-        among = f"AND a.member IN (SELECT member FROM {touched}) AND b.member IN (SELECT member FROM {touched})"
-        kept = f"(SELECT a, b, papers FROM {table} WHERE a IN (SELECT member FROM {touched}) AND b IN (SELECT member FROM {touched}))"
+    if incremental and _has_rows(db, "pair_counts"):
+        _pair_changes(db, "record_entities", "entity", "AND x.named = 1 AND y.named = 1", "temp.entity_keys", "temp.entities_before")
+        db.execute("INSERT INTO pair_counts SELECT a, b, change FROM temp.pair_changes WHERE 1 "
+                   "ON CONFLICT (a, b) DO UPDATE SET papers = papers + excluded.papers")
+        db.execute("DELETE FROM pair_counts WHERE papers = 0 AND (a, b) IN (SELECT a, b FROM temp.pair_changes)")
+        now = "SELECT c.a, c.b, c.papers FROM pair_counts c JOIN temp.pair_changes USING (a, b) WHERE c.papers >= ?"
+        kept = "(SELECT p.a, p.b, p.papers FROM pairs p JOIN temp.pair_changes USING (a, b))"
     else:  # every pair (a first build, or one after a build that stopped half-way)
-        among, kept = "", table
+        db.execute("DELETE FROM pair_counts")
+        db.execute("INSERT INTO pair_counts " + _every_pair("record_entities", "entity", "AND x.named = 1 AND y.named = 1"))
+        now, kept = "SELECT a, b, papers FROM pair_counts WHERE papers >= ?", "pairs"
+    _replace_pairs(store, "pairs", now, (MIN_SHARED,), kept, pair_triples, iri.entity_pair, load)
+
+
+def _coauthors(store, load, incremental: bool) -> None:
+    """Co-author pairs (``coauthors`` keeps every one), counted by what changed as entity pairs are."""
+    db = store.manifest.db
+    if incremental and _has_rows(db, "coauthors"):
+        _pair_changes(db, "record_authors", "author", "", "temp.author_keys", "temp.authors_before")
+        now = ("SELECT ch.a, ch.b, COALESCE(c.papers, 0) + ch.change AS papers FROM temp.pair_changes ch "
+               "LEFT JOIN coauthors c USING (a, b) WHERE COALESCE(c.papers, 0) + ch.change > 0")
+        kept = "(SELECT c.a, c.b, c.papers FROM coauthors c JOIN temp.pair_changes USING (a, b))"
+    else:
+        now, kept = _every_pair("record_authors", "author", ""), "coauthors"
+    _replace_pairs(store, "coauthors", now, (), kept, coauthor_triples, iri.coauthor_pair, load)
+
+
+def _has_rows(db, table: str) -> bool:
+    return bool(db.execute(f"SELECT EXISTS (SELECT 1 FROM {table})").fetchone()[0])
+
+
+def _every_pair(rows: str, member: str, named: str) -> str:
+    """Every pair of members (a < b) of the same record in ``rows``, with the records they share."""
+    return (f"SELECT x.{member} AS a, y.{member} AS b, COUNT(*) AS papers FROM {rows} x JOIN {rows} y "
+            f"ON x.key = y.key AND x.{member} < y.{member} WHERE 1 {named} GROUP BY a, b")
+
+
+def _pair_changes(db, rows: str, member: str, named: str, keys: str, before: str) -> None:
+    """``temp.pair_changes`` (a, b, change): for each pair of members of the records whose rows
+    this build changed (``keys``), the records it shares now minus those it shared before (as
+    ``before`` kept them, :meth:`Manifest.watch_members`), where that is not 0."""
+    db.execute("DROP TABLE IF EXISTS temp.pair_changes")
+    db.execute(
+        "CREATE TEMP TABLE pair_changes AS SELECT a, b, SUM(change) AS change FROM ("
+        f"SELECT x.{member} AS a, y.{member} AS b, 1 AS change FROM {keys} k JOIN {rows} x ON x.key = k.key "
+        f"JOIN {rows} y ON y.key = k.key AND x.{member} < y.{member} WHERE 1 {named} "
+        f"UNION ALL SELECT x.member, y.member, -1 FROM {before} x JOIN {before} y ON x.key = y.key AND x.member < y.member"
+        ") GROUP BY a, b HAVING SUM(change) != 0")
+    db.execute("CREATE UNIQUE INDEX temp.pair_changes_by_pair ON pair_changes (a, b)")
+
+
+def _replace_pairs(store, table: str, now: str, params: tuple, kept: str, describe, to_iri, load) -> None:
+    """Replace the pairs in ``table`` (a, b, papers) whose papers differ between ``kept`` (the
+    rows of ``table`` that may have changed, or the whole table) and ``now`` (a SELECT of those
+    pairs as they are)."""
+    db = store.manifest.db
     db.execute("DROP TABLE IF EXISTS temp.new_pairs")
-    db.execute(f"CREATE TEMP TABLE new_pairs AS {select.replace('{among}', among)}", params)
+    db.execute(f"CREATE TEMP TABLE new_pairs AS {now}", params)
     stale = db.execute(f"SELECT a, b FROM (SELECT a, b, papers FROM {kept} EXCEPT SELECT a, b, papers FROM new_pairs)").fetchall()
     # The new and changed pairs wait in a table, not in memory (a first build of a large store
     # has millions of them).
@@ -223,28 +271,7 @@ def _counted_pairs(store, table: str, select: str, params: tuple, describe, to_i
                  as_nquads(b"".join(parts), PAIRS), load, None)
         blocks.save()
     db.execute("DROP TABLE temp.fresh_pairs")
-
-
-def _pairs(store, load, incremental: bool) -> None:
-    _counted_pairs(
-        store, "pairs",
-        "SELECT a.member AS a, b.member AS b, COUNT(*) AS papers FROM "
-        "(SELECT key, entity AS member FROM record_entities WHERE named = 1) a JOIN "
-        "(SELECT key, entity AS member FROM record_entities WHERE named = 1) b ON a.key = b.key AND a.member < b.member "
-        "WHERE 1 {among} GROUP BY a.member, b.member HAVING COUNT(*) >= ?",
-        (MIN_SHARED,), pair_triples, iri.entity_pair, load, "temp.touched_entities" if incremental else None,
-    )
-
-
-def _coauthors(store, load, incremental: bool) -> None:
-    _counted_pairs(
-        store, "coauthors",
-        "SELECT a.member AS a, b.member AS b, COUNT(*) AS papers FROM "
-        "(SELECT key, author AS member FROM record_authors) a JOIN "
-        "(SELECT key, author AS member FROM record_authors) b ON a.key = b.key AND a.member < b.member "
-        "WHERE 1 {among} GROUP BY a.member, b.member",
-        (), coauthor_triples, iri.coauthor_pair, load, "temp.touched_authors" if incremental else None,
-    )
+    db.execute("DROP TABLE IF EXISTS temp.pair_changes")
 
 
 def _authors(store, load, incremental: bool) -> set[str]:

@@ -18,7 +18,9 @@ what to rewrite without reading the graph back:
 - ``record_authors``: the authors of each paper (paper counts, years, co-author pairs);
 - ``entities``, ``pairs``, ``coauthors``, ``authors``, ``curations``: digests or counts of what
   the last build wrote for entities, entity pairs, co-author pairs, authors and curations;
-  ``entity_counts``: each named entity's papers, first and latest year;
+  ``entity_counts``: each named entity's papers, first and latest year; ``pair_counts``: the
+  papers of every pair of named entities that share one or more (``pairs`` holds those the
+  graph describes, sharing two or more), so that a build counts pairs by what it changed;
 - ``blocks``: the sorted N-Triples text of every part of the graph (a record's graph, or one
   subject of a shared graph), compressed, with its Turtle and its number of statements (made
   at the end of the build that changed it): the sorted snapshot exports stream
@@ -78,6 +80,7 @@ CREATE TABLE IF NOT EXISTS shared (subject TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS entities (key TEXT PRIMARY KEY, digest TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS entity_counts (entity TEXT PRIMARY KEY, papers INTEGER NOT NULL, first INTEGER, latest INTEGER) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS pairs (a TEXT NOT NULL, b TEXT NOT NULL, papers INTEGER NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS pair_counts (a TEXT NOT NULL, b TEXT NOT NULL, papers INTEGER NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS coauthors (a TEXT NOT NULL, b TEXT NOT NULL, papers INTEGER NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS authors (subject TEXT PRIMARY KEY, papers INTEGER NOT NULL, first INTEGER, latest INTEGER) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS curations (subject TEXT PRIMARY KEY, digest TEXT NOT NULL) WITHOUT ROWID;
@@ -99,6 +102,43 @@ CREATE INDEX IF NOT EXISTS record_origins_by_origin ON record_origins (origin);
 CREATE TEMP TABLE IF NOT EXISTS staged (
     key TEXT PRIMARY KEY, seq INTEGER NOT NULL, source TEXT NOT NULL, record BLOB NOT NULL, extraction BLOB NOT NULL);
 CREATE INDEX IF NOT EXISTS temp.staged_by_seq ON staged (seq);
+"""
+
+
+_WATCH = """
+CREATE TEMP TABLE IF NOT EXISTS touched_entities (member TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TEMP TABLE IF NOT EXISTS touched_authors (member TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TEMP TABLE IF NOT EXISTS entity_keys (key TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TEMP TABLE IF NOT EXISTS author_keys (key TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TEMP TABLE IF NOT EXISTS entities_before (key TEXT NOT NULL, member TEXT NOT NULL, PRIMARY KEY (key, member)) WITHOUT ROWID;
+CREATE TEMP TABLE IF NOT EXISTS authors_before (key TEXT NOT NULL, member TEXT NOT NULL, PRIMARY KEY (key, member)) WITHOUT ROWID;
+DELETE FROM temp.touched_entities; DELETE FROM temp.touched_authors; DELETE FROM temp.entity_keys;
+DELETE FROM temp.author_keys; DELETE FROM temp.entities_before; DELETE FROM temp.authors_before;
+CREATE TEMP TRIGGER IF NOT EXISTS entities_added AFTER INSERT ON main.record_entities
+WHEN EXISTS (SELECT 1 FROM main.pairs) OR EXISTS (SELECT 1 FROM main.entity_counts)
+BEGIN INSERT OR IGNORE INTO touched_entities VALUES (new.entity); END;
+CREATE TEMP TRIGGER IF NOT EXISTS entities_removed AFTER DELETE ON main.record_entities
+WHEN EXISTS (SELECT 1 FROM main.pairs) OR EXISTS (SELECT 1 FROM main.entity_counts)
+BEGIN INSERT OR IGNORE INTO touched_entities VALUES (old.entity); END;
+CREATE TEMP TRIGGER IF NOT EXISTS authors_added AFTER INSERT ON main.record_authors
+WHEN EXISTS (SELECT 1 FROM main.coauthors) OR EXISTS (SELECT 1 FROM main.authors)
+BEGIN INSERT OR IGNORE INTO touched_authors VALUES (new.author); END;
+CREATE TEMP TRIGGER IF NOT EXISTS authors_removed AFTER DELETE ON main.record_authors
+WHEN EXISTS (SELECT 1 FROM main.coauthors) OR EXISTS (SELECT 1 FROM main.authors)
+BEGIN INSERT OR IGNORE INTO touched_authors VALUES (old.author); END;
+"""
+
+# A record's members as they were before this build first changed its rows, while pairs are
+# counted (``counted`` has rows).
+_BEFORE = """
+CREATE TEMP TRIGGER IF NOT EXISTS {rows}_before_insert BEFORE INSERT ON main.{rows}
+WHEN EXISTS (SELECT 1 FROM main.{counted}) AND NOT EXISTS (SELECT 1 FROM {keys} WHERE key = new.key)
+BEGIN INSERT INTO {before} SELECT key, {member} FROM main.{rows} WHERE key = new.key {named};
+INSERT INTO {keys} VALUES (new.key); END;
+CREATE TEMP TRIGGER IF NOT EXISTS {rows}_before_delete BEFORE DELETE ON main.{rows}
+WHEN EXISTS (SELECT 1 FROM main.{counted}) AND NOT EXISTS (SELECT 1 FROM {keys} WHERE key = old.key)
+BEGIN INSERT INTO {before} SELECT key, {member} FROM main.{rows} WHERE key = old.key {named};
+INSERT INTO {keys} VALUES (old.key); END;
 """
 
 
@@ -364,24 +404,15 @@ class Manifest:
         """From now on (on this connection), note in ``temp.touched_entities`` and
         ``temp.touched_authors`` the entities and authors of every record whose rows are
         written or removed, as they were and as they are: the only members whose pairs,
-        paper counts and years a build can change. Nothing is noted while none is counted (a first build)."""
-        self.db.executescript("""
-CREATE TEMP TABLE IF NOT EXISTS touched_entities (member TEXT PRIMARY KEY) WITHOUT ROWID;
-CREATE TEMP TABLE IF NOT EXISTS touched_authors (member TEXT PRIMARY KEY) WITHOUT ROWID;
-DELETE FROM temp.touched_entities; DELETE FROM temp.touched_authors;
-CREATE TEMP TRIGGER IF NOT EXISTS entities_added AFTER INSERT ON main.record_entities
-WHEN EXISTS (SELECT 1 FROM main.pairs) OR EXISTS (SELECT 1 FROM main.entity_counts)
-BEGIN INSERT OR IGNORE INTO touched_entities VALUES (new.entity); END;
-CREATE TEMP TRIGGER IF NOT EXISTS entities_removed AFTER DELETE ON main.record_entities
-WHEN EXISTS (SELECT 1 FROM main.pairs) OR EXISTS (SELECT 1 FROM main.entity_counts)
-BEGIN INSERT OR IGNORE INTO touched_entities VALUES (old.entity); END;
-CREATE TEMP TRIGGER IF NOT EXISTS authors_added AFTER INSERT ON main.record_authors
-WHEN EXISTS (SELECT 1 FROM main.coauthors) OR EXISTS (SELECT 1 FROM main.authors)
-BEGIN INSERT OR IGNORE INTO touched_authors VALUES (new.author); END;
-CREATE TEMP TRIGGER IF NOT EXISTS authors_removed AFTER DELETE ON main.record_authors
-WHEN EXISTS (SELECT 1 FROM main.coauthors) OR EXISTS (SELECT 1 FROM main.authors)
-BEGIN INSERT OR IGNORE INTO touched_authors VALUES (old.author); END;
-""")
+        paper counts and years a build can change. Also note the keys of those records
+        (``temp.entity_keys``, ``temp.author_keys``) and, before a record's rows first change,
+        its named entities and its authors as they were (``temp.entities_before``,
+        ``temp.authors_before``): what the last build counted pairs from. Nothing is noted
+        while none is counted (a first build)."""
+        self.db.executescript(_WATCH + _BEFORE.format(rows="record_entities", member="entity", named="AND named = 1",
+                                                      keys="entity_keys", before="entities_before", counted="pair_counts")
+                              + _BEFORE.format(rows="record_authors", member="author", named="", keys="author_keys",
+                                               before="authors_before", counted="coauthors"))
 
     # the linker's state ---------------------------------------------------------------------
 
