@@ -105,40 +105,29 @@ CREATE INDEX IF NOT EXISTS temp.staged_by_seq ON staged (seq);
 """
 
 
+# What a build notes of the records whose rows it changes (see Manifest.watch_members), for
+# one kind of member: the members, as they were and as they are, while their counts are kept;
+# the records' keys, and their members as they were before their rows first changed, while
+# the pairs of every two members are counted (``counted`` has rows).
 _WATCH = """
-CREATE TEMP TABLE IF NOT EXISTS touched_entities (member TEXT PRIMARY KEY) WITHOUT ROWID;
-CREATE TEMP TABLE IF NOT EXISTS touched_authors (member TEXT PRIMARY KEY) WITHOUT ROWID;
-CREATE TEMP TABLE IF NOT EXISTS entity_keys (key TEXT PRIMARY KEY) WITHOUT ROWID;
-CREATE TEMP TABLE IF NOT EXISTS author_keys (key TEXT PRIMARY KEY) WITHOUT ROWID;
-CREATE TEMP TABLE IF NOT EXISTS entities_before (key TEXT NOT NULL, member TEXT NOT NULL, PRIMARY KEY (key, member)) WITHOUT ROWID;
-CREATE TEMP TABLE IF NOT EXISTS authors_before (key TEXT NOT NULL, member TEXT NOT NULL, PRIMARY KEY (key, member)) WITHOUT ROWID;
-DELETE FROM temp.touched_entities; DELETE FROM temp.touched_authors; DELETE FROM temp.entity_keys;
-DELETE FROM temp.author_keys; DELETE FROM temp.entities_before; DELETE FROM temp.authors_before;
-CREATE TEMP TRIGGER IF NOT EXISTS entities_added AFTER INSERT ON main.record_entities
-WHEN EXISTS (SELECT 1 FROM main.pairs) OR EXISTS (SELECT 1 FROM main.entity_counts)
-BEGIN INSERT OR IGNORE INTO touched_entities VALUES (new.entity); END;
-CREATE TEMP TRIGGER IF NOT EXISTS entities_removed AFTER DELETE ON main.record_entities
-WHEN EXISTS (SELECT 1 FROM main.pairs) OR EXISTS (SELECT 1 FROM main.entity_counts)
-BEGIN INSERT OR IGNORE INTO touched_entities VALUES (old.entity); END;
-CREATE TEMP TRIGGER IF NOT EXISTS authors_added AFTER INSERT ON main.record_authors
-WHEN EXISTS (SELECT 1 FROM main.coauthors) OR EXISTS (SELECT 1 FROM main.authors)
-BEGIN INSERT OR IGNORE INTO touched_authors VALUES (new.author); END;
-CREATE TEMP TRIGGER IF NOT EXISTS authors_removed AFTER DELETE ON main.record_authors
-WHEN EXISTS (SELECT 1 FROM main.coauthors) OR EXISTS (SELECT 1 FROM main.authors)
-BEGIN INSERT OR IGNORE INTO touched_authors VALUES (old.author); END;
-"""
-
-# A record's members as they were before this build first changed its rows, while pairs are
-# counted (``counted`` has rows).
-_BEFORE = """
+CREATE TEMP TABLE IF NOT EXISTS touched_{kinds} (member TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TEMP TABLE IF NOT EXISTS {kind}_keys (key TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TEMP TABLE IF NOT EXISTS {kinds}_before (key TEXT NOT NULL, member TEXT NOT NULL, PRIMARY KEY (key, member)) WITHOUT ROWID;
+DELETE FROM temp.touched_{kinds}; DELETE FROM temp.{kind}_keys; DELETE FROM temp.{kinds}_before;
+CREATE TEMP TRIGGER IF NOT EXISTS {kinds}_added AFTER INSERT ON main.{rows}
+WHEN EXISTS (SELECT 1 FROM main.{counted}) OR EXISTS (SELECT 1 FROM main.{counts})
+BEGIN INSERT OR IGNORE INTO touched_{kinds} VALUES (new.{member}); END;
+CREATE TEMP TRIGGER IF NOT EXISTS {kinds}_removed AFTER DELETE ON main.{rows}
+WHEN EXISTS (SELECT 1 FROM main.{counted}) OR EXISTS (SELECT 1 FROM main.{counts})
+BEGIN INSERT OR IGNORE INTO touched_{kinds} VALUES (old.{member}); END;
 CREATE TEMP TRIGGER IF NOT EXISTS {rows}_before_insert BEFORE INSERT ON main.{rows}
-WHEN EXISTS (SELECT 1 FROM main.{counted}) AND NOT EXISTS (SELECT 1 FROM {keys} WHERE key = new.key)
-BEGIN INSERT INTO {before} SELECT key, {member} FROM main.{rows} WHERE key = new.key {named};
-INSERT INTO {keys} VALUES (new.key); END;
+WHEN EXISTS (SELECT 1 FROM main.{counted}) AND NOT EXISTS (SELECT 1 FROM {kind}_keys WHERE key = new.key)
+BEGIN INSERT INTO {kinds}_before SELECT key, {member} FROM main.{rows} WHERE key = new.key {named};
+INSERT INTO {kind}_keys VALUES (new.key); END;
 CREATE TEMP TRIGGER IF NOT EXISTS {rows}_before_delete BEFORE DELETE ON main.{rows}
-WHEN EXISTS (SELECT 1 FROM main.{counted}) AND NOT EXISTS (SELECT 1 FROM {keys} WHERE key = old.key)
-BEGIN INSERT INTO {before} SELECT key, {member} FROM main.{rows} WHERE key = old.key {named};
-INSERT INTO {keys} VALUES (old.key); END;
+WHEN EXISTS (SELECT 1 FROM main.{counted}) AND NOT EXISTS (SELECT 1 FROM {kind}_keys WHERE key = old.key)
+BEGIN INSERT INTO {kinds}_before SELECT key, {member} FROM main.{rows} WHERE key = old.key {named};
+INSERT INTO {kind}_keys VALUES (old.key); END;
 """
 
 
@@ -409,10 +398,11 @@ class Manifest:
         its named entities and its authors as they were (``temp.entities_before``,
         ``temp.authors_before``): what the last build counted pairs from. Nothing is noted
         while none is counted (a first build)."""
-        self.db.executescript(_WATCH + _BEFORE.format(rows="record_entities", member="entity", named="AND named = 1",
-                                                      keys="entity_keys", before="entities_before", counted="pair_counts")
-                              + _BEFORE.format(rows="record_authors", member="author", named="", keys="author_keys",
-                                               before="authors_before", counted="coauthors"))
+        self.db.executescript(
+            _WATCH.format(kind="entity", kinds="entities", rows="record_entities", member="entity", named="AND named = 1",
+                          counted="pair_counts", counts="entity_counts")
+            + _WATCH.format(kind="author", kinds="authors", rows="record_authors", member="author", named="",
+                            counted="coauthors", counts="authors"))
 
     # the linker's state ---------------------------------------------------------------------
 
