@@ -392,8 +392,8 @@ class Manifest:
     def watch_members(self) -> None:
         """From now on (on this connection), note in ``temp.touched_entities`` and
         ``temp.touched_authors`` the entities and authors of every record whose rows are
-        written or removed, as they were and as they are: the only members whose pairs,
-        paper counts and years a build can change. Also note the keys of those records
+        written or removed, as they were and as they are: the only members whose paper
+        counts and years a build can change. Also note the keys of those records
         (``temp.entity_keys``, ``temp.author_keys``) and, before a record's rows first change,
         its named entities and its authors as they were (``temp.entities_before``,
         ``temp.authors_before``): what the last build counted pairs from. Nothing is noted
