@@ -306,16 +306,19 @@ def _counted(store) -> dict[str, list[tuple]]:
     import sqlite3
 
     with sqlite3.connect(store / "manifest.sqlite") as db:
-        return {table: db.execute(f"SELECT * FROM {table} ORDER BY a, b").fetchall()
-                for table in ("pair_counts", "pairs", "coauthors")}
+        counted = {table: db.execute(f"SELECT * FROM {table} ORDER BY a, b").fetchall()
+                   for table in ("pair_counts", "pairs", "coauthors")}
+        counted["entity_counts"] = db.execute("SELECT * FROM entity_counts ORDER BY entity").fetchall()
+        return counted
 
 
 def test_pairs_are_counted_by_what_each_build_changed_and_end_as_a_fresh_count(tmp_path):
     """A build on a store counts entity and co-author pairs from what the records it wrote
-    share now and shared before. Over builds that rewrite records with other names and
-    authors (pairs crossing the two-paper threshold both ways, pairs gone), every count, the
-    pairs the graph describes and the graph itself end as a fresh build's. A store whose
-    counts of every pair are missing (one an older version built) is counted whole once."""
+    share now and shared before, and adds new records to the paper counts and years of the
+    entities that only gained some. Over builds that rewrite records with other names,
+    authors and years (pairs crossing the two-paper threshold both ways, pairs gone), every
+    count, the pairs the graph describes and the graph itself end as a fresh build's. A store
+    whose counts of every pair are missing (one an older version built) is counted whole once."""
     import random
     import sqlite3
 
@@ -327,7 +330,7 @@ def test_pairs_are_counted_by_what_each_build_changed_and_end_as_a_fresh_count(t
         for k in rng.sample(range(1, 8), rng.randint(1, 4)):
             named = rng.sample(names, rng.randint(0, 3))
             batch.append(record(k, (" and ".join(named) or "Nothing named") + ".",
-                                authors=tuple(rng.sample(people, rng.randint(1, 3)))))
+                                authors=tuple(rng.sample(people, rng.randint(1, 3))), year=rng.choice((2021, 2023, 2025))))
         if n == 6:  # as a store built before the counts of every pair were kept
             with sqlite3.connect(store / "manifest.sqlite") as db:
                 db.execute("DELETE FROM pair_counts")

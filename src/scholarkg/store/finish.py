@@ -152,20 +152,44 @@ def _entities(store, linker, outcome, load, progress, incremental: bool) -> int:
 
 
 def _entity_counts(m, incremental: bool) -> dict[str, tuple[int, int | None, int | None]]:
-    """Each named entity's papers, first and latest year, counted again only for the entities
-    of the records this build wrote or removed (``temp.touched_entities``) when there are
-    counts from the last build (kept in ``entity_counts``)."""
+    """Each named entity's papers, first and latest year (kept in ``entity_counts``).
+
+    A first build counts every entity. A later one counts again only the entities of the
+    records it wrote or removed (``temp.touched_entities``); while pairs are counted by what
+    changed (``pair_counts`` has rows, so :meth:`Manifest.watch_members` kept each changed
+    record's entities as they were), an entity that only gained records adds them to its
+    count and years instead, and only one that lost a record, or kept one that was written
+    again (its year may have changed), is counted again."""
     count = ("INSERT INTO entity_counts SELECT e.entity, COUNT(*), MIN(r.year), MAX(r.year) FROM record_entities e "
              f"JOIN {_YEARS} USING (key) WHERE e.named = 1 {{among}} GROUP BY e.entity")
     with m.transaction() as db:
-        if incremental and db.execute("SELECT EXISTS (SELECT 1 FROM entity_counts)").fetchone()[0]:
+        if incremental and _has_rows(db, "entity_counts"):
             touched = "SELECT member FROM temp.touched_entities"
+            if _has_rows(db, "pair_counts"):
+                _fold_gains(db)
+                touched = "SELECT member FROM temp.recount"
             db.execute(f"DELETE FROM entity_counts WHERE entity IN ({touched})")
             db.execute(count.format(among=f"AND e.entity IN ({touched})"))
+            db.execute("DROP TABLE IF EXISTS temp.recount")
         else:
             db.execute("DELETE FROM entity_counts")
             db.execute(count.format(among=""))
     return {key: (n, first, latest) for key, n, first, latest in m.rows("SELECT * FROM entity_counts")}
+
+
+def _fold_gains(db) -> None:
+    """Add to ``entity_counts`` the records each entity gained in this build, for the entities
+    that only gained records; leave the others in ``temp.recount``."""
+    db.execute("DROP TABLE IF EXISTS temp.recount")
+    db.execute("CREATE TEMP TABLE recount AS SELECT DISTINCT b.member FROM temp.entities_before b")  # lost or kept a record
+    db.execute("CREATE UNIQUE INDEX temp.recount_by_member ON recount (member)")
+    db.execute(  # CROSS JOIN: from the few changed records (SQLite's plan otherwise reads every record's entities)
+        "INSERT INTO entity_counts SELECT e.entity, COUNT(*), MIN(r.year), MAX(r.year) FROM temp.entity_keys k "
+        f"CROSS JOIN record_entities e ON e.key = k.key CROSS JOIN {_YEARS} ON r.key = k.key "
+        "WHERE e.named = 1 AND e.entity NOT IN (SELECT member FROM temp.recount) GROUP BY e.entity "
+        "ON CONFLICT (entity) DO UPDATE SET papers = papers + excluded.papers, "
+        "first = MIN(COALESCE(first, excluded.first), COALESCE(excluded.first, first)), "
+        "latest = MAX(COALESCE(latest, excluded.latest), COALESCE(excluded.latest, latest))")
 
 
 def _scheme(store, blocks: _Blocks, described: bool, load) -> None:
@@ -193,8 +217,8 @@ def _pairs(store, load, incremental: bool) -> None:
         db.execute("INSERT INTO pair_counts SELECT a, b, change FROM temp.pair_changes WHERE 1 "
                    "ON CONFLICT (a, b) DO UPDATE SET papers = papers + excluded.papers")
         db.execute("DELETE FROM pair_counts WHERE papers = 0 AND (a, b) IN (SELECT a, b FROM temp.pair_changes)")
-        now = "SELECT c.a, c.b, c.papers FROM pair_counts c JOIN temp.pair_changes USING (a, b) WHERE c.papers >= ?"
-        kept = "(SELECT p.a, p.b, p.papers FROM pairs p JOIN temp.pair_changes USING (a, b))"
+        now = "SELECT c.a, c.b, c.papers FROM temp.pair_changes ch CROSS JOIN pair_counts c USING (a, b) WHERE c.papers >= ?"
+        kept = "(SELECT p.a, p.b, p.papers FROM temp.pair_changes ch CROSS JOIN pairs p USING (a, b))"
     else:  # every pair (a first build, or one after a build that stopped half-way)
         db.execute("DELETE FROM pair_counts")
         db.execute("INSERT INTO pair_counts " + _every_pair("record_entities", "entity", "AND x.named = 1 AND y.named = 1"))
@@ -209,7 +233,7 @@ def _coauthors(store, load, incremental: bool) -> None:
         _pair_changes(db, "record_authors", "author", "", "temp.author_keys", "temp.authors_before")
         now = ("SELECT ch.a, ch.b, COALESCE(c.papers, 0) + ch.change AS papers FROM temp.pair_changes ch "
                "LEFT JOIN coauthors c USING (a, b) WHERE COALESCE(c.papers, 0) + ch.change > 0")
-        kept = "(SELECT c.a, c.b, c.papers FROM coauthors c JOIN temp.pair_changes USING (a, b))"
+        kept = "(SELECT c.a, c.b, c.papers FROM temp.pair_changes ch CROSS JOIN coauthors c USING (a, b))"
     else:
         now, kept = _every_pair("record_authors", "author", ""), "coauthors"
     _replace_pairs(store, "coauthors", now, (), kept, coauthor_triples, iri.coauthor_pair, load)
@@ -230,10 +254,10 @@ def _pair_changes(db, rows: str, member: str, named: str, keys: str, before: str
     this build changed (``keys``), the records it shares now minus those it shared before (as
     ``before`` kept them, :meth:`Manifest.watch_members`), where that is not 0."""
     db.execute("DROP TABLE IF EXISTS temp.pair_changes")
-    db.execute(
+    db.execute(  # CROSS JOIN: from the few changed records (SQLite's plan otherwise reads every record's members)
         "CREATE TEMP TABLE pair_changes AS SELECT a, b, SUM(change) AS change FROM ("
-        f"SELECT x.{member} AS a, y.{member} AS b, 1 AS change FROM {keys} k JOIN {rows} x ON x.key = k.key "
-        f"JOIN {rows} y ON y.key = k.key AND x.{member} < y.{member} WHERE 1 {named} "
+        f"SELECT x.{member} AS a, y.{member} AS b, 1 AS change FROM {keys} k CROSS JOIN {rows} x ON x.key = k.key "
+        f"CROSS JOIN {rows} y ON y.key = k.key AND x.{member} < y.{member} WHERE 1 {named} "
         f"UNION ALL SELECT x.member, y.member, -1 FROM {before} x JOIN {before} y ON x.key = y.key AND x.member < y.member"
         ") GROUP BY a, b HAVING SUM(change) != 0")
     db.execute("CREATE UNIQUE INDEX temp.pair_changes_by_pair ON pair_changes (a, b)")
