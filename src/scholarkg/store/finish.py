@@ -34,6 +34,7 @@ __all__ = ["write_aggregates", "remove_subjects", "unit_of"]
 _CHUNK = 50_000
 _SKG = "https://w3id.org/scholarkg/ontology#"
 _AGGREGATES = (_SKG + "paperCount", _SKG + "firstYear", _SKG + "latestYear")
+_NAMED = "AND x.named = 1 AND y.named = 1"  # entity pairs: of the entities papers name
 
 
 def unit_of(subject: str) -> str:
@@ -213,7 +214,7 @@ def _pairs(store, load, incremental: bool) -> None:
     before, so that it counts by what changed, not by the store's size."""
     db = store.manifest.db
     if incremental and _has_rows(db, "pair_counts"):
-        _pair_changes(db, "record_entities", "entity", "AND x.named = 1 AND y.named = 1", "temp.entity_keys", "temp.entities_before")
+        _pair_changes(db, "record_entities", "entity", _NAMED, "temp.entity_keys", "temp.entities_before")
         db.execute("INSERT INTO pair_counts SELECT a, b, change FROM temp.pair_changes WHERE 1 "
                    "ON CONFLICT (a, b) DO UPDATE SET papers = papers + excluded.papers")
         db.execute("DELETE FROM pair_counts WHERE papers = 0 AND (a, b) IN (SELECT a, b FROM temp.pair_changes)")
@@ -221,7 +222,7 @@ def _pairs(store, load, incremental: bool) -> None:
         kept = "(SELECT p.a, p.b, p.papers FROM temp.pair_changes ch CROSS JOIN pairs p USING (a, b))"
     else:  # every pair (a first build, or one after a build that stopped half-way)
         db.execute("DELETE FROM pair_counts")
-        db.execute("INSERT INTO pair_counts " + _every_pair("record_entities", "entity", "AND x.named = 1 AND y.named = 1"))
+        db.execute("INSERT INTO pair_counts " + _every_pair("record_entities", "entity", _NAMED))
         now, kept = "SELECT a, b, papers FROM pair_counts WHERE papers >= ?", "pairs"
     _replace_pairs(store, "pairs", now, (MIN_SHARED,), kept, pair_triples, iri.entity_pair, load)
 
@@ -304,7 +305,7 @@ def _authors(store, load, incremental: bool) -> set[str]:
     the records this build wrote or removed (``temp.touched_authors``) are counted again."""
     db = store.manifest.db
     among, kept = "", "authors"
-    if incremental and db.execute("SELECT EXISTS (SELECT 1 FROM authors)").fetchone()[0]:
+    if incremental and _has_rows(db, "authors"):
         among = "WHERE a.author IN (SELECT member FROM temp.touched_authors)"
         kept = "(SELECT * FROM authors WHERE subject IN (SELECT member FROM temp.touched_authors))"
     db.execute("DROP TABLE IF EXISTS temp.new_authors")

@@ -18,6 +18,8 @@ booleans, blank nodes, escapes) is read by pyoxigraph's TSV parser, once per dis
 
 from __future__ import annotations
 
+from rdflib import Literal, URIRef
+
 from ..graph.terms import to_rdflib as _to_rdflib
 
 __all__ = ["to_rdflib", "solution_rows"]
@@ -69,8 +71,6 @@ class _Terms(dict):
 
 
 def _cell_term(cell: str):
-    from rdflib import Literal, URIRef
-
     if not cell:
         return None  # unbound
     if "\\" not in cell:
