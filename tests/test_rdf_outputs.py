@@ -157,3 +157,30 @@ def test_debian_parsers_read_turtle_and_ntriples(tmp_path, graphs, tool, name):
         path = tmp_path / f"graph.{suffix}"
         path.write_bytes(serialize(graph, fmt))
         assert count(path, syntax) == len(graph), (tool, fmt)
+
+
+def test_pair_blocks_are_sorted_ntriples_even_where_member_iris_sort_unlike_their_keys():
+    from scholarkg.graph import iri
+    from scholarkg.graph.cooccurrence import coauthor_ntriples, pair_ntriples
+
+    skg = "https://w3id.org/scholarkg/ontology#"
+    # "f" sorts before "é" as a key, but é's IRI is an ASCII slug with a digest ("e_..."), before f's
+    subject, data = pair_ntriples("f", "é", 3)
+    assert str(iri.entity("é")) < str(iri.entity("f"))
+    lines = data.decode("utf-8").splitlines(keepends=True)
+    assert lines == sorted(lines) and len(lines) == 4
+    triples = {(t.subject.value, t.predicate.value, str(t.object))
+               for t in ox.parse(data, format=ox.RdfFormat.N_TRIPLES)}
+    assert subject == str(iri.entity_pair("é", "f"))
+    assert triples == {
+        (subject, "http://www.w3.org/1999/02/22-rdf-syntax-ns#type", f"<{skg}EntityPair>"),
+        (subject, skg + "pairMember", f"<{iri.entity('é')}>"),
+        (subject, skg + "pairMember", f"<{iri.entity('f')}>"),
+        (subject, skg + "sharedPapers", '"3"^^<http://www.w3.org/2001/XMLSchema#integer>'),
+    }
+    a, b = str(iri.author("Zoë Ng")), str(iri.author("Ada Lovelace"))  # given in the other order
+    subject, data = coauthor_ntriples(a, b, 2)
+    lines = data.decode("utf-8").splitlines(keepends=True)
+    assert lines == sorted(lines) and subject == str(iri.coauthor_pair(b, a))
+    assert {str(t.object) for t in ox.parse(data, format=ox.RdfFormat.N_TRIPLES)} == {
+        f"<{skg}CoauthorPair>", f"<{a}>", f"<{b}>", '"2"^^<http://www.w3.org/2001/XMLSchema#integer>'}

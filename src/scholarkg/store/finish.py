@@ -24,7 +24,7 @@ import itertools
 from collections.abc import Callable, Iterable
 
 from ..graph import iri
-from ..graph.cooccurrence import MIN_SHARED, coauthor_triples, count_triples, pair_triples
+from ..graph.cooccurrence import MIN_SHARED, coauthor_ntriples, count_triples, pair_ntriples
 from .batches import chunks
 from .emit import CURATIONS, ENTITIES, PAIRS, SHARED, as_nquads, ntriples
 from .manifest import pack_text
@@ -224,7 +224,7 @@ def _pairs(store, load, incremental: bool) -> None:
         db.execute("DELETE FROM pair_counts")
         db.execute("INSERT INTO pair_counts " + _every_pair("record_entities", "entity", _NAMED))
         now, kept = "SELECT a, b, papers FROM pair_counts WHERE papers >= ?", "pairs"
-    _replace_pairs(store, "pairs", now, (MIN_SHARED,), kept, pair_triples, iri.entity_pair, load)
+    _replace_pairs(store, "pairs", now, (MIN_SHARED,), kept, pair_ntriples, iri.entity_pair, load)
 
 
 def _coauthors(store, load, incremental: bool) -> None:
@@ -237,7 +237,7 @@ def _coauthors(store, load, incremental: bool) -> None:
         kept = "(SELECT c.a, c.b, c.papers FROM temp.pair_changes ch CROSS JOIN coauthors c USING (a, b))"
     else:
         now, kept = _every_pair("record_authors", "author", ""), "coauthors"
-    _replace_pairs(store, "coauthors", now, (), kept, coauthor_triples, iri.coauthor_pair, load)
+    _replace_pairs(store, "coauthors", now, (), kept, coauthor_ntriples, iri.coauthor_pair, load)
 
 
 def _has_rows(db, table: str) -> bool:
@@ -267,7 +267,7 @@ def _pair_changes(db, rows: str, member: str, named: str, keys: str, before: str
 def _replace_pairs(store, table: str, now: str, params: tuple, kept: str, describe, to_iri, load) -> None:
     """Replace the pairs in ``table`` (a, b, papers) whose papers differ between ``kept`` (the
     rows of ``table`` that may have changed, or the whole table) and ``now`` (a SELECT of those
-    pairs as they are)."""
+    pairs as they are); ``describe`` gives a pair's IRI and N-Triples, ``to_iri`` its IRI."""
     db = store.manifest.db
     db.execute("DROP TABLE IF EXISTS temp.new_pairs")
     db.execute(f"CREATE TEMP TABLE new_pairs AS {now}", params)
@@ -289,9 +289,9 @@ def _replace_pairs(store, table: str, now: str, params: tuple, kept: str, descri
         chunk = [row[1:] for row in rows]
         parts = []
         for a, b, n in chunk:
-            data = _text(describe(a, b, n))
+            subject, data = describe(a, b, n)
             parts.append(data)
-            blocks.set(str(to_iri(a, b)), data)
+            blocks.set(subject, data)
         _replace(store, None, f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?)", PAIRS, [], chunk,
                  as_nquads(b"".join(parts), PAIRS), load, None)
         blocks.save()
