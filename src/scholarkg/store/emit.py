@@ -28,6 +28,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from ..graph import iri
+from ..graph.terms import DCTERMS
 from ..graph.vocab import ID_BASE
 from ..model import Entity, Extraction, Record
 
@@ -52,7 +53,7 @@ ENTITIES = str(iri.store_graph("entities"))
 PAIRS = str(iri.store_graph("pairs"))
 CURATIONS = str(iri.store_graph("curations"))
 _OWNED_TEXT = ("<" + ID_BASE + "mention/", "<" + ID_BASE + "result/", "<" + ID_BASE + "authorship/")
-_CREATOR = "<http://purl.org/dc/terms/creator>"
+_CREATOR_NODE = DCTERMS.creator
 _LINE_END = re.compile(rb" \.\n")
 
 
@@ -140,16 +141,19 @@ def emit_record(record: Record, extraction: Extraction, resolve, curated: Curate
     shared: list[str] = []
     subjects: set[str] = set()
     authors: list[str] = []
+    last = subject = owned = None
     for s, p, o in itertools.chain(record_triples(record, extraction, resolve, provenance), extra):
-        subject, predicate = str(s), str(p)
-        line = f"{subject} {predicate} {o} .\n"
-        if subject == paper or subject.startswith(_OWNED_TEXT):
-            own.append(line)
-            if predicate == _CREATOR:
+        if s is not last:  # a subject's statements come one after another (a mention has 13)
+            last, subject = s, str(s)
+            owned = subject == paper or subject.startswith(_OWNED_TEXT)
+            if not owned:
+                subjects.add(subject[1:-1])
+        if owned:
+            own.append(f"{subject} {p} {o} .\n")
+            if p == _CREATOR_NODE:
                 authors.append(o.value)
         else:
-            shared.append(line)
-            subjects.add(subject[1:-1])
+            shared.append(f"{subject} {p} {o} .\n")
     own_text = "".join(sorted(set(own))).encode("utf-8")
     shared_text = "".join(sorted(set(shared))).encode("utf-8")
     labels = labels_of(extraction)
