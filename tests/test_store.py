@@ -355,6 +355,62 @@ def _moves(before: list[tuple], after: list[tuple]) -> set[str]:
     return ({"up"} if now - was else set()) | ({"down"} if was - now else set())
 
 
+HOSTILE_TYPING = "> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <https://w3id.org/scholarkg/ontology#Paper> ."
+
+
+def _classes_in_graph(store) -> dict[str, int]:
+    """The subjects of each class a build counts, counted in the store's graph by Oxigraph."""
+    from scholarkg.store.snapshot import COUNTED_CLASSES
+
+    with GraphStore(store) as opened:
+        answer = opened.ox.query(
+            "SELECT ?c (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s a ?c FILTER(STRSTARTS(STR(?c), STR(skg:))) } GROUP BY ?c",
+            prefixes={"skg": "https://w3id.org/scholarkg/ontology#"}, use_default_graph_as_union=True)
+        counted = {row["c"].value.rpartition("#")[2]: int(row["n"].value) for row in answer}
+    return {name: n for name, n in counted.items() if name in COUNTED_CLASSES}
+
+
+def test_the_classes_a_build_reports_are_kept_as_blocks_change_and_are_the_graphs(tmp_path):
+    """A store build counts the subjects of each class in the blocks it writes and keeps the
+    sums as blocks change; over builds that add and rewrite records they equal a count of the
+    graph. A store an earlier version built (no counts kept) is counted whole by its next build,
+    and counts are not trusted while a build is unfinished."""
+    import json
+    import random
+    import sqlite3
+
+    from scholarkg.store.snapshot import kept_type_counts
+
+    rng = random.Random(11)
+    names = sorted(NAMES)
+    store, seen = tmp_path / "s", set()
+    for n in range(6):
+        batch = [record(k, (" and ".join(rng.sample(names, rng.randint(0, 3))) or "Nothing named") + ".",
+                        authors=tuple(rng.sample(("Ada Lovelace", "Alan Turing", "Grace Hopper"), rng.randint(1, 2))))
+                 for k in rng.sample(range(1, 9), rng.randint(1, 4))]
+        if n == 0:  # a literal holding what a typing statement says after its subject
+            batch.append(record(20, "We write x" + HOSTILE_TYPING + " in our notes."))
+        if n == 3:  # as a store an earlier version built: no classes counted
+            with sqlite3.connect(store / "manifest.sqlite") as db:
+                db.execute("DELETE FROM block_types")
+                db.execute("DELETE FROM type_totals")
+                db.execute("DELETE FROM meta WHERE name = 'block_types'")
+            info = store / "snapshot" / "info.json"
+            info.write_text(json.dumps({"statements": json.loads(info.read_text())["statements"]}))
+            assert kept_type_counts(store) is None
+        build_store([write_jsonl(tmp_path / f"{n}.jsonl", batch)], store, extractor=extract)
+        counted = _classes_in_graph(store)
+        assert kept_type_counts(store) == counted, n
+        seen.update(counted)
+        with GraphStore(store) as opened:
+            assert store_summary(opened)["mentions"] == counted.get("Mention", 0)
+    assert {"Paper", "Author", "Mention"} <= seen and seen & {"Benchmark", "Method", "Dataset", "Model"}
+    assert any(HOSTILE_TYPING in line for line in quads(store))
+    with sqlite3.connect(store / "manifest.sqlite") as db:
+        db.execute("UPDATE meta SET value = '1' WHERE name = 'unfinished'")
+    assert kept_type_counts(store) is None
+
+
 def test_an_interrupted_build_leaves_a_readable_store_that_the_next_build_completes(tmp_path, monkeypatch):
     from scholarkg.store import build as build_module
 

@@ -26,7 +26,9 @@ what to rewrite without reading the graph back:
   at the end of the build that changed it): the sorted snapshot exports stream
   (:mod:`scholarkg.store.snapshot`) without reading the graph back; ``block_lines``: the sum
   of the blocks' statements, kept by triggers on ``blocks`` (a build reads the graph's size
-  from it instead of summing every block);
+  from it instead of summing every block); ``block_types``: how many subjects of each class
+  of the ontology each block types, and ``type_totals`` their sums, kept by triggers as
+  blocks change (the counts a build reports, without counting the whole graph);
 - ``search``: a digest of each node's entry in the search index (:mod:`scholarkg.store.search`);
   ``search_touched``: the blocks added, changed or dropped since the index was last brought up
   to date (with the text a changed or dropped block had), kept by triggers on ``blocks`` while
@@ -131,8 +133,10 @@ INSERT INTO {kind}_keys VALUES (old.key); END;
 """
 
 
-# The blocks whose Turtle is still to be made, and the sum of the blocks' statements, kept as
-# blocks change: a build that changed a few blocks then reads a few rows, not the whole table.
+# The blocks whose Turtle is still to be made, the sum of the blocks' statements, and the
+# subjects of each class, kept as blocks change: a build that changed a few blocks then reads
+# a few rows, not the whole table. A block's classes are counted when its Turtle is made
+# (scholarkg.store.snapshot.write_store_snapshot) and forgotten when its text changes.
 _BLOCK_LINES = """
 CREATE INDEX IF NOT EXISTS blocks_unwritten ON blocks (graph, unit) WHERE turtle IS NULL;
 CREATE TRIGGER IF NOT EXISTS block_lines_added AFTER INSERT ON blocks WHEN new.lines IS NOT NULL
@@ -141,6 +145,17 @@ CREATE TRIGGER IF NOT EXISTS block_lines_changed AFTER UPDATE OF lines ON blocks
 BEGIN UPDATE block_lines SET total = total - COALESCE(old.lines, 0) + COALESCE(new.lines, 0); END;
 CREATE TRIGGER IF NOT EXISTS block_lines_dropped AFTER DELETE ON blocks WHEN old.lines IS NOT NULL
 BEGIN UPDATE block_lines SET total = total - old.lines; END;
+CREATE TABLE IF NOT EXISTS block_types (
+    graph TEXT NOT NULL, unit TEXT NOT NULL, class TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (graph, unit, class)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS type_totals (class TEXT PRIMARY KEY, total INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS block_types_changed AFTER UPDATE OF text ON blocks WHEN new.text IS NOT old.text
+BEGIN DELETE FROM block_types WHERE graph = old.graph AND unit = old.unit; END;
+CREATE TRIGGER IF NOT EXISTS block_types_dropped AFTER DELETE ON blocks
+BEGIN DELETE FROM block_types WHERE graph = old.graph AND unit = old.unit; END;
+CREATE TRIGGER IF NOT EXISTS type_totals_added AFTER INSERT ON block_types
+BEGIN INSERT INTO type_totals VALUES (new.class, new.n) ON CONFLICT (class) DO UPDATE SET total = total + excluded.total; END;
+CREATE TRIGGER IF NOT EXISTS type_totals_dropped AFTER DELETE ON block_types
+BEGIN UPDATE type_totals SET total = total - old.n WHERE class = old.class; END;
 """
 
 
@@ -265,6 +280,10 @@ class Manifest:
             if self.db.execute("SELECT NOT EXISTS (SELECT 1 FROM block_lines)").fetchone()[0]:
                 # a new store, or one built before the sum was kept
                 self.db.execute("INSERT OR IGNORE INTO block_lines SELECT 0, COALESCE(SUM(lines), 0) FROM blocks")
+            if self.db.execute("SELECT NOT EXISTS (SELECT 1 FROM blocks)").fetchone()[0]:
+                # no block to count the classes of (a store with blocks an earlier version wrote
+                # has them counted once, by the next snapshot)
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES ('block_types', 'kept')")
         except sqlite3.Error as exc:
             raise StoreError(f"{path}: cannot open the store manifest ({exc})") from exc
 

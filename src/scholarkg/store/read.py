@@ -18,6 +18,7 @@ from rdflib import Graph
 from ..errors import QueryError, StoreError, UsageError
 from ..sparql import QueryResult, check_query
 from .disk import GraphStore
+from .snapshot import COUNTED_CLASSES
 from .terms import solution_rows, to_rdflib
 
 __all__ = [
@@ -115,13 +116,12 @@ def _collect(answer, max_rows: int, hidden: tuple[str, ...]) -> QueryResult:
     return QueryResult("GRAPH", graph=graph)
 
 
-_COUNTS = """
+_COUNTS = f"""
 PREFIX skg: <https://w3id.org/scholarkg/ontology#>
-SELECT ?class (COUNT(?s) AS ?n) WHERE {
-  VALUES ?class { skg:Paper skg:Author skg:Benchmark skg:Dataset skg:Model skg:Method skg:Task skg:Metric
-                  skg:Result skg:Improvement skg:CodeRepository skg:ProjectPage skg:Mention }
+SELECT ?class (COUNT(?s) AS ?n) WHERE {{
+  VALUES ?class {{ {" ".join("skg:" + name for name in COUNTED_CLASSES)} }}
   ?s a ?class
-} GROUP BY ?class
+}} GROUP BY ?class
 """
 _CATEGORIES = """
 PREFIX dcterms: <http://purl.org/dc/terms/>
@@ -136,12 +136,20 @@ SELECT ?concept ?notation WHERE {
 def store_summary(store, statements: int | None = None) -> dict:
     """The counts of :func:`scholarkg.pipeline.summarise`, computed by Oxigraph (of a store on
     disk or in memory); ``statements``, when a build just counted them, saves counting them
-    again (a second per million statements on disk)."""
+    again (a second per million statements on disk). The subjects of each class of a store on
+    disk are those its last build counted as it wrote the snapshot, where they are kept
+    (:func:`scholarkg.store.snapshot.kept_type_counts`): counting them in the graph reads
+    every typed subject (0.3 s at 6.8 million statements)."""
     from ..model import EntityType
+    from .snapshot import kept_type_counts, statement_count
 
-    counts = {}
-    for row in store.ox.query(_COUNTS, use_default_graph_as_union=True):
-        counts[row[0].value.rpartition("#")[2]] = int(row[1].value)
+    counts = kept_type_counts(store.path) if isinstance(store, GraphStore) else None
+    if counts is not None and statements is None:
+        statements = statement_count(store.path)  # counted with the classes
+    if counts is None:
+        counts = {}
+        for row in store.ox.query(_COUNTS, use_default_graph_as_union=True):
+            counts[row[0].value.rpartition("#")[2]] = int(row[1].value)
     categories = [(row[0].value, row[1].value if row[1] is not None else "None") for row in store.ox.query(_CATEGORIES, use_default_graph_as_union=True)]
     entities = {t.value: counts.get(t.value, 0) for t in EntityType}
     return {

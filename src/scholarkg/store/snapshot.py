@@ -16,7 +16,8 @@ together. The same blocks give the same bytes, whatever the order the records we
 
 ``build --out`` writes N-Triples and Turtle as ``graph.nt`` and ``graph.ttl``. A store keeps
 no copy: ``export --store`` streams the blocks from its manifest (and ``STORE/snapshot/info.json``
-holds the number of statements), so a build that changes a few blocks rewrites only those.
+holds the number of statements and of the subjects of each class a build reports), so a build
+that changes a few blocks rewrites only those.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from __future__ import annotations
 import functools
 import re
 import shutil
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
@@ -38,6 +40,7 @@ __all__ = [
     "store_snapshot",
     "write_store_snapshot",
     "statement_count",
+    "kept_type_counts",
     "sorted_statements",
     "copy_file",
     "SNAPSHOT_KINDS",
@@ -286,36 +289,99 @@ def _file_pieces(path: str | Path) -> Iterator[bytes]:
 
 
 def write_store_snapshot(store, progress=None) -> int:
-    """Bring a store's snapshot up to date after a build: the Turtle of every block that has
-    none yet (new or changed), and ``STORE/snapshot/info.json``, the number of statements;
-    returns that number."""
+    """Bring a store's snapshot up to date after a build: the Turtle and the classes of every
+    block that has none yet (new or changed), and ``STORE/snapshot/info.json``, the number of
+    statements and of the subjects of each class; returns the number of statements."""
     import json
 
     from ..fileio import write_text
-    from .manifest import pack_text, unpack_text
 
     m = store.manifest
-    last: tuple[str, str] = ("", "")
-    done = 0
-    while rows := m.rows("SELECT graph, unit, text FROM blocks WHERE turtle IS NULL AND (graph, unit) > (?, ?) "
-                         "ORDER BY graph, unit LIMIT 5000", last).fetchall():
-        last = rows[-1][:2]
-        made = []
-        for graph, unit, text in rows:
-            data = unpack_text(text)
-            made.append((pack_text(turtle_body(data)), data.count(b"\n"), graph, unit))
+    if m.get_meta("block_types") != "kept":  # a store an earlier version built: count every block once
         with m.transaction() as db:
-            db.executemany("UPDATE blocks SET turtle = ?, lines = ? WHERE graph = ? AND unit = ?", made)
-        done += len(made)
-        if progress is not None:
-            progress("snapshot", done, None)
+            db.execute("DELETE FROM block_types")
+            db.execute("DELETE FROM type_totals")
+        _write_blocks(m, "turtle IS NOT NULL", None)
+        m.set_meta("block_types", "kept")
+    _write_blocks(m, "turtle IS NULL", progress)
     count = m.one("SELECT total FROM block_lines")
+    types = dict(m.rows("SELECT class, total FROM type_totals WHERE total > 0 ORDER BY class"))
     folder = Path(store.path) / "snapshot"
     folder.mkdir(exist_ok=True)
-    write_text(folder / INFO, json.dumps({"statements": count}) + "\n")
+    write_text(folder / INFO, json.dumps({"statements": count, "types": types}) + "\n")
     for name in _OLD_FILES:
         (folder / name).unlink(missing_ok=True)
     return count
+
+
+# The classes whose subjects a build counts (what a build reports, :func:`scholarkg.store.read.store_summary`).
+COUNTED_CLASSES = ("Paper", "Author", "Benchmark", "Dataset", "Model", "Method", "Task", "Metric", "Result",
+                   "Improvement", "CodeRepository", "ProjectPage", "Mention")
+_TYPED = b"> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <https://w3id.org/scholarkg/ontology#"
+_COUNTED = frozenset(name.encode("ascii") for name in COUNTED_CLASSES)
+
+
+def _classes(data: bytes) -> Counter:
+    """How many subjects of each counted class N-Triples lines type, found by the text between
+    a subject and its class (a regular expression over every line took six times as long).
+    A literal may hold that text too, but its line cannot end in a class's name and ``> .``
+    right after it: a literal's line ends in its closing quote, language or datatype."""
+    found: Counter = Counter()
+    start = 0
+    while (at := data.find(_TYPED, start)) != -1:
+        end = data.find(b"\n", at)
+        end = len(data) if end == -1 else end
+        start = end + 1
+        name = data[at + len(_TYPED):end - 3]
+        if data[end - 3:end] == b"> ." and name in _COUNTED:
+            found[name.decode("ascii")] += 1
+    return found
+
+
+def _write_blocks(m, which: str, progress) -> None:
+    """Make the Turtle, number of statements and classes of the blocks ``which`` selects (the
+    Turtle only where a block has none)."""
+    from .manifest import pack_text, unpack_text
+
+    last: tuple[str, str] = ("", "")
+    done = 0
+    while rows := m.rows(f"SELECT graph, unit, text, turtle IS NULL FROM blocks WHERE {which} AND (graph, unit) > (?, ?) "
+                         "ORDER BY graph, unit LIMIT 5000", last).fetchall():
+        last = rows[-1][:2]
+        made, typed = [], []
+        for graph, unit, text, unwritten in rows:
+            data = unpack_text(text)
+            if unwritten:
+                made.append((pack_text(turtle_body(data)), data.count(b"\n"), graph, unit))
+            typed.extend((graph, unit, name, n) for name, n in _classes(data).items())
+        with m.transaction() as db:
+            db.executemany("UPDATE blocks SET turtle = ?, lines = ? WHERE graph = ? AND unit = ?", made)
+            db.executemany("INSERT INTO block_types VALUES (?, ?, ?, ?)", typed)
+        done += len(rows)
+        if progress is not None:
+            progress("snapshot", done, None)
+
+
+def kept_type_counts(store_path: str | Path) -> dict[str, int] | None:
+    """The subjects of each class of :data:`COUNTED_CLASSES` in a store, as its last build
+    counted them, or None when they may not be the store's (a store an earlier version built,
+    or one whose last build did not finish)."""
+    import json
+    import sqlite3
+
+    try:
+        info = json.loads((Path(store_path) / "snapshot" / INFO).read_text(encoding="utf-8"))
+        db = sqlite3.connect((Path(store_path) / "manifest.sqlite").absolute().as_uri() + "?mode=ro", uri=True)
+        try:
+            meta = dict(db.execute("SELECT name, value FROM meta WHERE name IN ('unfinished', 'snapshot')").fetchall())
+        finally:
+            db.close()
+    except (OSError, ValueError, sqlite3.Error):
+        return None
+    types = info.get("types") if isinstance(info, dict) else None
+    if not isinstance(types, dict) or meta.get("unfinished") or meta.get("snapshot") != "current":
+        return None
+    return {str(k): int(v) for k, v in types.items()}
 
 
 def copy_file(path: str | Path, output: IO[bytes]) -> int:
