@@ -411,6 +411,28 @@ def test_the_classes_a_build_reports_are_kept_as_blocks_change_and_are_the_graph
     assert kept_type_counts(store) is None
 
 
+def test_entities_are_described_again_only_when_what_describes_them_changed(tmp_path):
+    """A build describes again the entities whose inputs (the entity, its counts) changed, and
+    notes the inputs of the others where a store an earlier version built has none; the graph
+    is a fresh build's either way."""
+    import sqlite3
+
+    store, fresh = tmp_path / "s", tmp_path / "fresh"
+    first = [record(1, "GRPO and MMLU."), record(2, "GRPO and PPO.")]
+    build_store([write_jsonl(tmp_path / "1.jsonl", first)], store, extractor=extract)
+    with sqlite3.connect(store / "manifest.sqlite") as db:
+        before = dict(db.execute("SELECT key, inputs FROM entities"))
+        db.execute("UPDATE entities SET inputs = NULL WHERE key = 'mmlu'")  # as an earlier version left it
+    later = [record(3, "GRPO again.")]
+    build_store([write_jsonl(tmp_path / "2.jsonl", later)], store, extractor=extract)
+    with sqlite3.connect(store / "manifest.sqlite") as db:
+        after = dict(db.execute("SELECT key, inputs FROM entities"))
+    assert after["mmlu"] == before["mmlu"]  # noted again, unchanged
+    assert after["ppo"] == before["ppo"] and after["grpo"] != before["grpo"]  # one more paper
+    build_store([write_jsonl(tmp_path / "f.jsonl", first + later)], fresh, extractor=extract)
+    assert quads(store) == quads(fresh)
+
+
 def test_an_interrupted_build_leaves_a_readable_store_that_the_next_build_completes(tmp_path, monkeypatch):
     from scholarkg.store import build as build_module
 

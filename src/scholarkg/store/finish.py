@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable
 from ..graph import iri
 from ..graph.cooccurrence import MIN_SHARED, coauthor_ntriples, count_triples, pair_ntriples
 from .batches import chunks
+from .disk import FORMAT as STORE_FORMAT
 from .emit import CURATIONS, ENTITIES, PAIRS, SHARED, as_nquads, ntriples
 from .manifest import pack_text
 
@@ -121,26 +122,36 @@ def _entities(store, linker, outcome, load, progress, incremental: bool) -> int:
     used = {key for (key,) in m.rows("SELECT DISTINCT entity FROM record_entities") if key in by_key}
     keep = described_keys(by_key, used)
     counts = _entity_counts(m, incremental)
-    stored = dict(m.rows("SELECT key, digest FROM entities"))
+    stored = {key: (digest, inputs) for key, digest, inputs in m.rows("SELECT key, digest, inputs FROM entities")}
     gone = sorted(set(stored) - keep)
     blocks = _Blocks(m, ENTITIES)
     written = 0
     for chunk in chunks(sorted(keep), _CHUNK):
-        rows, parts = [], []
+        rows, parts, noted = [], [], []
         for key in chunk:
-            parts_of = [entity_triples(by_key[key], known=keep)]
+            entity, kept = by_key[key], stored.get(key)
+            inputs = None if outcome is not None else _inputs(entity, counts.get(key))
+            if inputs is not None and kept is not None and kept[1] == inputs:
+                continue  # described from the same inputs: the same text
+            parts_of = [entity_triples(entity, known=keep)]
             if key in counts:
                 parts_of.append(count_triples(iri.entity(key), *counts[key]))
             if outcome is not None:
                 parts_of.append(outcome.entity_triples(key))
             data = _text(itertools.chain(*parts_of))
             digest = _digest(data)
-            if stored.get(key) != digest:
-                rows.append((key, digest))
+            if kept is None or kept[0] != digest:
+                rows.append((key, digest, inputs))
                 parts.append(data)
                 blocks.set(str(iri.entity(key)), data)
-        _replace(store, "DELETE FROM entities WHERE key = ?", "INSERT INTO entities VALUES (?, ?)",
-                 ENTITIES, [k for k, _ in rows if k in stored], rows, as_nquads(b"".join(parts), ENTITIES), load, iri.entity)
+            elif kept[1] != inputs:
+                noted.append((inputs, key))
+        _replace(store, "DELETE FROM entities WHERE key = ?", "INSERT INTO entities VALUES (?, ?, ?)",
+                 ENTITIES, [row[0] for row in rows if row[0] in stored], rows, as_nquads(b"".join(parts), ENTITIES), load,
+                 iri.entity)
+        if noted:
+            with m.transaction() as db:
+                db.executemany("UPDATE entities SET inputs = ? WHERE key = ?", noted)
         blocks.save()
         written += len(rows)
         progress("entities", written, None)
@@ -150,6 +161,16 @@ def _entities(store, linker, outcome, load, progress, incremental: bool) -> int:
     _scheme(store, blocks, bool(keep), load)
     blocks.save()
     return written
+
+
+def _inputs(entity, counts) -> str:
+    """A digest of what an entity's description is made from without a curation file: the
+    entity, its paper count and years, and the store's format (a change to how descriptions
+    are written changes the format); its family and base are described whenever it is
+    (:func:`scholarkg.pipeline.described_keys`). An entity whose inputs did not change since
+    the last build is not described again: making the text of every entity to compare its
+    digest grew with the store."""
+    return _digest(repr((STORE_FORMAT["version"], entity, counts)).encode("utf-8", "surrogatepass"))
 
 
 def _entity_counts(m, incremental: bool) -> dict[str, tuple[int, int | None, int | None]]:

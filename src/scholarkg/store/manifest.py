@@ -17,7 +17,8 @@ what to rewrite without reading the graph back:
   them, so that an author no record names any more is removed;
 - ``record_authors``: the authors of each paper (paper counts, years, co-author pairs);
 - ``entities``, ``pairs``, ``coauthors``, ``authors``, ``curations``: digests or counts of what
-  the last build wrote for entities, entity pairs, co-author pairs, authors and curations;
+  the last build wrote for entities, entity pairs, co-author pairs, authors and curations
+  (with, for each entity, a digest of what its description was made from);
   ``entity_counts``: each named entity's papers, first and latest year; ``pair_counts``: the
   papers of every pair of named entities that share one or more (``pairs`` holds those the
   graph describes, sharing two or more), so that a build counts pairs by what it changed;
@@ -79,7 +80,7 @@ CREATE INDEX IF NOT EXISTS record_shared_by_subject ON record_shared (subject);
 CREATE TABLE IF NOT EXISTS record_authors (key TEXT NOT NULL, author TEXT NOT NULL, PRIMARY KEY (key, author)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS record_authors_by_author ON record_authors (author);
 CREATE TABLE IF NOT EXISTS shared (subject TEXT PRIMARY KEY) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS entities (key TEXT PRIMARY KEY, digest TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS entities (key TEXT PRIMARY KEY, digest TEXT NOT NULL, inputs TEXT) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS entity_counts (entity TEXT PRIMARY KEY, papers INTEGER NOT NULL, first INTEGER, latest INTEGER) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS pairs (a TEXT NOT NULL, b TEXT NOT NULL, papers INTEGER NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS pair_counts (a TEXT NOT NULL, b TEXT NOT NULL, papers INTEGER NOT NULL, PRIMARY KEY (a, b)) WITHOUT ROWID;
@@ -276,6 +277,8 @@ class Manifest:
             for column in ("turtle BLOB", "lines INTEGER"):  # a store built before blocks kept them
                 if column.split()[0] not in columns:
                     self.db.execute(f"ALTER TABLE blocks ADD COLUMN {column}")
+            if "inputs" not in {row[1] for row in self.db.execute("PRAGMA table_info(entities)")}:
+                self.db.execute("ALTER TABLE entities ADD COLUMN inputs TEXT")  # a store built before entities kept them
             self.db.executescript(_BLOCK_LINES)  # the triggers first: the sum then counts every change
             if self.db.execute("SELECT NOT EXISTS (SELECT 1 FROM block_lines)").fetchone()[0]:
                 # a new store, or one built before the sum was kept
