@@ -168,15 +168,19 @@ def _touched_nodes(manifest, limit: int) -> set[str] | None:
     """The nodes the blocks touched since the index was last brought up to date name, in their
     text now and in the text they had, that may have an entry (:data:`_TEXTS`): authors,
     papers and entities (subjects typed so), and the authors and categories a paper names
-    (whose ranks count those papers). None past ``limit`` of them."""
+    (whose ranks count those papers). None past ``limit`` of them. The blocks of entity and
+    co-author pairs are left out: they type no such node and name no author or category (a
+    build that adds a hundred records to a popular field changes thousands of them)."""
     import pyoxigraph
 
+    from .emit import PAIRS
     from .manifest import unpack_text
 
     typed, named = RDF.type.value, (DCTERMS.creator.value, DCTERMS.subject.value)
     nodes: set[str] = set()
     texts = manifest.rows(
-        "SELECT t.old, b.text FROM search_touched t LEFT JOIN blocks b ON b.graph = t.graph AND b.unit = t.unit")
+        "SELECT t.old, b.text FROM search_touched t LEFT JOIN blocks b ON b.graph = t.graph AND b.unit = t.unit "
+        "WHERE t.graph != ?", (PAIRS,))
     for old, new in texts:
         for packed in (old, new):
             if packed is None:
