@@ -100,7 +100,7 @@ _SHARED = str(SKG.sharedPapers)
 def _pair_block(pair: str, kind: str, member: str, a: str, b: str, papers: int) -> bytes:
     """A pair's four statements, written from their parts' N-Triples forms rather than through
     terms: a build writes tens of thousands of pairs, and making terms of each and writing them
-    out again cost four times as much. The lines are sorted, as the snapshot keeps every block."""
+    out again cost nearly four times as much. The lines are sorted, as the snapshot keeps every block."""
     subject = f"<{pair}> "
     lines = sorted((
         f"{subject}{_TYPE} {kind} .\n",

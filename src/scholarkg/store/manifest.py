@@ -28,7 +28,7 @@ what to rewrite without reading the graph back:
   (:mod:`scholarkg.store.snapshot`) without reading the graph back; ``block_lines``: the sum
   of the blocks' statements, kept by triggers on ``blocks`` (a build reads the graph's size
   from it instead of summing every block); ``block_types``: how many subjects of each class
-  of the ontology each block types, and ``type_totals`` their sums, kept by triggers as
+  a build reports each block types, and ``type_totals`` their sums, kept by triggers as
   blocks change (the counts a build reports, without counting the whole graph);
 - ``search``: a digest of each node's entry in the search index (:mod:`scholarkg.store.search`);
   ``search_touched``: the blocks added, changed or dropped since the index was last brought up
