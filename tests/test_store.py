@@ -379,7 +379,7 @@ def test_the_classes_a_build_reports_are_kept_as_blocks_change_and_are_the_graph
     import random
     import sqlite3
 
-    from scholarkg.store.snapshot import kept_type_counts
+    from scholarkg.store.snapshot import kept_counts
 
     rng = random.Random(11)
     names = sorted(NAMES)
@@ -397,10 +397,10 @@ def test_the_classes_a_build_reports_are_kept_as_blocks_change_and_are_the_graph
                 db.execute("DELETE FROM meta WHERE name = 'block_types'")
             info = store / "snapshot" / "info.json"
             info.write_text(json.dumps({"statements": json.loads(info.read_text())["statements"]}))
-            assert kept_type_counts(store) is None
+            assert kept_counts(store) is None
         build_store([write_jsonl(tmp_path / f"{n}.jsonl", batch)], store, extractor=extract)
         counted = _classes_in_graph(store)
-        assert kept_type_counts(store) == counted, n
+        assert kept_counts(store)[1] == counted, n
         seen.update(counted)
         with GraphStore(store) as opened:
             assert store_summary(opened)["mentions"] == counted.get("Mention", 0)
@@ -408,7 +408,7 @@ def test_the_classes_a_build_reports_are_kept_as_blocks_change_and_are_the_graph
     assert any(HOSTILE_TYPING in line for line in quads(store))
     with sqlite3.connect(store / "manifest.sqlite") as db:
         db.execute("UPDATE meta SET value = '1' WHERE name = 'unfinished'")
-    assert kept_type_counts(store) is None
+    assert kept_counts(store) is None
 
 
 def test_entities_are_described_again_only_when_what_describes_them_changed(tmp_path):

@@ -108,6 +108,10 @@ CREATE INDEX IF NOT EXISTS temp.staged_by_seq ON staged (seq);
 """
 
 
+# Columns added to tables after stores were first built with them
+_ADDED_COLUMNS = (("blocks", "turtle BLOB"), ("blocks", "lines INTEGER"), ("entities", "inputs TEXT"))
+
+
 # What a build notes of the records whose rows it changes (see Manifest.watch_members), for
 # one kind of member: the members, as they were and as they are, while their counts are kept;
 # the records' keys, and their members as they were before their rows first changed, while
@@ -273,12 +277,9 @@ class Manifest:
             # tables' indexes, so with it each batch re-read them from the file system.
             self.db.execute(f"PRAGMA cache_size=-{_CACHE_KB}")
             self.db.executescript(_SCHEMA)
-            columns = {row[1] for row in self.db.execute("PRAGMA table_info(blocks)")}
-            for column in ("turtle BLOB", "lines INTEGER"):  # a store built before blocks kept them
-                if column.split()[0] not in columns:
-                    self.db.execute(f"ALTER TABLE blocks ADD COLUMN {column}")
-            if "inputs" not in {row[1] for row in self.db.execute("PRAGMA table_info(entities)")}:
-                self.db.execute("ALTER TABLE entities ADD COLUMN inputs TEXT")  # a store built before entities kept them
+            for table, column in _ADDED_COLUMNS:  # a store built before the table kept them
+                if column.split()[0] not in {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}:
+                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
             self.db.executescript(_BLOCK_LINES)  # the triggers first: the sum then counts every change
             if self.db.execute("SELECT NOT EXISTS (SELECT 1 FROM block_lines)").fetchone()[0]:
                 # a new store, or one built before the sum was kept

@@ -18,7 +18,7 @@ from rdflib import Graph
 from ..errors import QueryError, StoreError, UsageError
 from ..sparql import QueryResult, check_query
 from .disk import GraphStore
-from .snapshot import COUNTED_CLASSES, kept_type_counts, statement_count
+from .snapshot import COUNTED_CLASSES, kept_counts
 from .terms import solution_rows, to_rdflib
 
 __all__ = [
@@ -138,14 +138,15 @@ def store_summary(store, statements: int | None = None) -> dict:
     disk or in memory); ``statements``, when a build just counted them, saves counting them
     again (a second per million statements on disk). The subjects of each class of a store on
     disk are those its last build counted as it wrote the snapshot, where they are kept
-    (:func:`scholarkg.store.snapshot.kept_type_counts`): counting them in the graph reads
-    every typed subject (about 0.2 s at 6.8 million statements)."""
+    (:func:`scholarkg.store.snapshot.kept_counts`): counting them in the graph reads every
+    typed subject (about 0.2 s at 6.8 million statements)."""
     from ..model import EntityType
 
-    counts = kept_type_counts(store.path) if isinstance(store, GraphStore) else None
-    if counts is not None and statements is None:
-        statements = statement_count(store.path)  # counted with the classes
-    if counts is None:
+    kept = kept_counts(store.path) if isinstance(store, GraphStore) else None
+    if kept is not None:
+        counted, counts = kept
+        statements = counted if statements is None else statements
+    else:
         counts = {}
         for row in store.ox.query(_COUNTS, use_default_graph_as_union=True):
             counts[row[0].value.rpartition("#")[2]] = int(row[1].value)

@@ -40,7 +40,7 @@ __all__ = [
     "store_snapshot",
     "write_store_snapshot",
     "statement_count",
-    "kept_type_counts",
+    "kept_counts",
     "sorted_statements",
     "copy_file",
     "SNAPSHOT_KINDS",
@@ -155,7 +155,7 @@ def store_snapshot(store_path: str | Path, kind: str) -> Iterator[bytes]:
     if not path.is_file():
         raise StoreError(f"{store_path}: the store has no manifest; build it again with build --store")
     try:
-        db = sqlite3.connect(path.absolute().as_uri() + "?mode=ro", uri=True, check_same_thread=False)
+        db = _read_only(store_path)
         try:
             yield from snapshot_chunks(db, kind)
         finally:
@@ -164,13 +164,30 @@ def store_snapshot(store_path: str | Path, kind: str) -> Iterator[bytes]:
         raise StoreError(f"{path}: cannot read the store manifest ({exc})") from exc
 
 
-def statement_count(store_path: str | Path) -> int | None:
-    """Statements in a store, as its last build counted them (None for a store without a snapshot)."""
+def _read_only(store_path: str | Path):
+    """The store's manifest, opened read-only."""
+    import sqlite3
+
+    return sqlite3.connect((Path(store_path) / "manifest.sqlite").absolute().as_uri() + "?mode=ro", uri=True,
+                           check_same_thread=False)
+
+
+def _info(store_path: str | Path) -> dict:
+    """``STORE/snapshot/info.json`` ({} when it is missing or unreadable)."""
     import json
 
     try:
-        return int(json.loads((Path(store_path) / "snapshot" / INFO).read_text(encoding="utf-8"))["statements"])
-    except (OSError, ValueError, KeyError, TypeError):
+        info = json.loads((Path(store_path) / "snapshot" / INFO).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return info if isinstance(info, dict) else {}
+
+
+def statement_count(store_path: str | Path) -> int | None:
+    """Statements in a store, as its last build counted them (None for a store without a snapshot)."""
+    try:
+        return int(_info(store_path)["statements"])
+    except (KeyError, TypeError, ValueError):
         return None
 
 
@@ -362,26 +379,27 @@ def _write_blocks(m, which: str, progress) -> None:
             progress("snapshot", done, None)
 
 
-def kept_type_counts(store_path: str | Path) -> dict[str, int] | None:
-    """The subjects of each class of :data:`COUNTED_CLASSES` in a store, as its last build
-    counted them, or None when they may not be the store's (a store an earlier version built,
-    or one whose last build did not finish)."""
-    import json
+def kept_counts(store_path: str | Path) -> tuple[int, dict[str, int]] | None:
+    """The statements of a store and the subjects of each class of :data:`COUNTED_CLASSES`, as
+    its last build counted them, or None when they may not be the store's (a store an earlier
+    version built, or one whose last build did not finish)."""
     import sqlite3
 
+    info = _info(store_path)
+    types = info.get("types")
+    if not isinstance(types, dict) or "statements" not in info:
+        return None
     try:
-        info = json.loads((Path(store_path) / "snapshot" / INFO).read_text(encoding="utf-8"))
-        db = sqlite3.connect((Path(store_path) / "manifest.sqlite").absolute().as_uri() + "?mode=ro", uri=True)
+        db = _read_only(store_path)
         try:
             meta = dict(db.execute("SELECT name, value FROM meta WHERE name IN ('unfinished', 'snapshot')").fetchall())
         finally:
             db.close()
-    except (OSError, ValueError, sqlite3.Error):
+        if meta.get("unfinished") or meta.get("snapshot") != "current":
+            return None
+        return int(info["statements"]), {str(k): int(v) for k, v in types.items()}
+    except (sqlite3.Error, TypeError, ValueError):
         return None
-    types = info.get("types") if isinstance(info, dict) else None
-    if not isinstance(types, dict) or meta.get("unfinished") or meta.get("snapshot") != "current":
-        return None
-    return {str(k): int(v) for k, v in types.items()}
 
 
 def copy_file(path: str | Path, output: IO[bytes]) -> int:
