@@ -172,7 +172,7 @@ _OBJECTS = st.one_of(
 
 @settings(max_examples=150, deadline=None)
 @example(statements=[("a", DCTERMS.title, ox.Literal('a\tb\x08c\x0cd\x01e\x7ff\u2028g\x85h"i\\j\nk\rl'))])  # every escape
-@given(statements=st.lists(st.tuples(st.sampled_from("ab"), st.sampled_from([SKOS.altLabel, DCTERMS.title, SKG.paperCount, RDF.type]),
+@given(statements=st.lists(st.tuples(st.sampled_from("ab"), st.sampled_from([SKOS.altLabel, DCTERMS.title, SKG.paperCount, DCTERMS.creator, RDF.type]),
                                      _OBJECTS), min_size=1, max_size=8))
 def test_a_snapshot_is_written_as_the_json_ld_of_its_statements(statements):
     # a snapshot (sorted N-Triples lines as pyoxigraph writes them: escapes, language tags,

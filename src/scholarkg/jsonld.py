@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-__all__ = ["context", "context_document", "write_jsonld", "write_nodes", "node_object", "literal_parts", "compactor",
+__all__ = ["context", "context_document", "write_jsonld", "write_nodes", "node_object", "place", "assemble", "literal_parts", "compactor",
            "jsonld_bytes", "subject_groups"]
 
 _RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
@@ -38,6 +38,7 @@ _XSD = "http://www.w3.org/2001/XMLSchema#"
 _XSD_STRING = _XSD + "string"
 _XSD_INTEGER = _XSD + "integer"
 _LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
+_NO_TERM = (None, None)
 
 
 @functools.cache
@@ -73,6 +74,11 @@ class _Compactor:
             coercion = definition.get("@type")
             self.properties[self.expand(definition["@id"])] = (
                 name, coercion if coercion in (None, "@id") else self.expand(coercion))
+        # the properties whose values :func:`place` writes as the bare text of an IRI or literal
+        # (rdf:type's IRIs are classes, under "@type")
+        self.iri_terms = {p: term for p, (term, coercion) in self.properties.items()
+                          if coercion == "@id" and p != _RDF_TYPE}
+        self.text_terms = {p: term for p, (term, coercion) in self.properties.items() if coercion is None}
 
     def expand(self, compact: str) -> str:
         prefix, sep, rest = compact.partition(":")
@@ -131,38 +137,55 @@ def _node(subject, pairs: Iterable[tuple[Any, Any]], c: _Compactor) -> dict:
 def node_object(subject: str, statements: Iterable[tuple[str, str, str | None, str | None, bool]], c: _Compactor) -> dict:
     """The node object of ``subject`` (an IRI) from its statements as ``(predicate IRI, *parts)``
     (see :func:`_term_parts`)."""
-    node: dict[str, Any] = {"@id": c.compact(subject)}
     types: list[str] = []
     values: dict[str, list] = {}
-    for p, text, datatype, language, is_iri in statements:
-        if p == _RDF_TYPE and is_iri:
+    for statement in statements:
+        place(c, types, values, *statement)
+    return assemble(c.compact(subject), types, values)
+
+
+def place(c: _Compactor, types: list, values: dict, p: str, text: str, datatype: str | None, language: str | None,
+          is_iri: bool) -> None:
+    """Put one statement of a node (its predicate and object's parts) among its ``types`` or
+    under its property's key in ``values`` (see :func:`assemble`)."""
+    if is_iri:
+        if p == _RDF_TYPE:
             types.append(c.classes.get(text) or c.compact(text))
-            continue
-        term, coercion = c.properties.get(p, (None, None))
-        if term is not None:
-            if coercion == "@id" and is_iri:
-                values.setdefault(term, []).append(c.compact(text))
-                continue
-            if coercion is None and not is_iri and datatype is None:
-                values.setdefault(term, []).append(text if language is None else {"@language": language, "@value": text})
-                continue
-            if coercion is not None and coercion != "@id" and not is_iri and datatype == coercion and language is None:
-                if coercion == _XSD_INTEGER and text.lstrip("-").isdigit() and str(int(text)) == text:
-                    values.setdefault(term, []).append(int(text))
-                else:
-                    values.setdefault(term, []).append(text)
-                continue
-        # Does not fit a term: the property's compact IRI with the value written in full.
-        key = c.compact(p)
-        if is_iri:
-            value: Any = {"@id": c.compact(text)}
-        elif language is not None:
-            value = {"@language": language, "@value": text}
-        elif datatype is not None:
-            value = {"@type": c.compact(datatype), "@value": text}
-        else:
-            value = {"@value": text}
-        values.setdefault(key, []).append(value)
+            return
+        term, coercion = c.properties.get(p, _NO_TERM)
+        if coercion == "@id":
+            values.setdefault(term, []).append(c.compact(text))
+            return
+    else:
+        term, coercion = c.properties.get(p, _NO_TERM)
+        if term is not None and language is None and datatype == coercion:
+            if coercion is None:
+                values.setdefault(term, []).append(text)
+                return
+            if coercion != "@id":
+                values.setdefault(term, []).append(
+                    int(text) if coercion == _XSD_INTEGER and text.lstrip("-").isdigit() and str(int(text)) == text
+                    else text)
+                return
+        elif term is not None and coercion is None and datatype is None:
+            values.setdefault(term, []).append({"@language": language, "@value": text})
+            return
+    # Does not fit a term: the property's compact IRI with the value written in full.
+    if is_iri:
+        value: Any = {"@id": c.compact(text)}
+    elif language is not None:
+        value = {"@language": language, "@value": text}
+    elif datatype is not None:
+        value = {"@type": c.compact(datatype), "@value": text}
+    else:
+        value = {"@value": text}
+    values.setdefault(c.compact(p), []).append(value)
+
+
+def assemble(subject: str, types: list[str], values: dict[str, list]) -> dict:
+    """The node object of a subject (its compact IRI) from what :func:`place` put in ``types``
+    and ``values``: one class or value as itself, several sorted."""
+    node: dict[str, Any] = {"@id": subject}
     if types:
         types = sorted(set(types))
         node["@type"] = types[0] if len(types) == 1 else types
