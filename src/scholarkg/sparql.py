@@ -59,6 +59,11 @@ def _sort_key(term):
     """SPARQL's order of terms: unbound, blank nodes, IRIs, then literals (numbers by value)."""
     if term is None:
         return (0, 0, "")
+    kind = type(term)
+    if kind is Literal and term.datatype is None:  # plain text, the most common (no value to convert)
+        return (3, 2, str(term))
+    if kind is URIRef:
+        return (2, 0, str(term))
     if isinstance(term, BNode):
         return (1, 0, str(term))
     if isinstance(term, URIRef):
@@ -74,9 +79,10 @@ def _sort_key(term):
 def order_rows(names: list[str], rows: list[tuple], keys: list[tuple[str, bool]]) -> list[tuple]:
     """``rows`` in the order of ``keys`` (variable, descending); ties in the order of their values.
 
-    Each key column's distinct terms are sorted once and ranked, and the rows are sorted once on
-    their tuples of ranks (negated when descending), so they compare small integers; only the
-    rows that tie on all of them also compare their whole values.
+    Each key column's distinct terms are sorted once and ranked, the ranks of a row's key
+    columns are folded into one integer (mixed radix, a descending column's ranks reversed), and
+    the rows are sorted once on those integers; only the rows that tie on all of them also
+    compare their whole values.
     """
     made: dict[int, tuple] = {}  # answers repeat their terms (often the same object): each key made once
 
@@ -86,16 +92,27 @@ def order_rows(names: list[str], rows: list[tuple], keys: list[tuple[str, bool]]
             found = made[id(term)] = _sort_key(term)
         return found
 
-    def ranks(i: int, descending: bool) -> list[int]:
-        keyed = _per_object(rows, i, key)
-        position = {k: n for n, k in enumerate(sorted(set(keyed)))}
-        return [-n for n in map(position.__getitem__, keyed)] if descending else list(map(position.__getitem__, keyed))
-
-    shown = [(names.index(name), descending) for name, descending in keys if name in names]
-    decorated = list(zip(*(ranks(i, descending) for i, descending in shown))) if shown else [()] * len(rows)
-    counts = Counter(decorated)
-    if len(counts) < len(rows):  # ties: their whole values break them
-        decorated = [(d, tuple(map(key, row)) if counts[d] > 1 else ()) for d, row in zip(decorated, rows)]
+    combined = [0] * len(rows)
+    for i, descending in ((names.index(name), descending) for name, descending in keys if name in names):
+        column = list(map(itemgetter(i), rows))
+        ids = list(map(id, column))
+        distinct = sorted((key(term), ident) for ident, term in dict(zip(ids, column)).items())
+        rank: dict[int, int] = {}
+        n, last = -1, None
+        for sort_key, ident in distinct:  # equal terms held by different objects share a rank
+            if n < 0 or sort_key != last:
+                n, last = n + 1, sort_key
+            rank[ident] = n
+        size = n + 1
+        ranks = map(rank.__getitem__, ids)
+        if descending:
+            ranks = (n - r for r in ranks)
+        combined = [c * size + r for c, r in zip(combined, ranks)]
+    if len(set(combined)) < len(rows):  # ties: their whole values break them
+        counts = Counter(combined)
+        decorated: list = [(c, tuple(map(key, row)) if counts[c] > 1 else ()) for c, row in zip(combined, rows)]
+    else:
+        decorated = combined
     order = sorted(range(len(rows)), key=decorated.__getitem__)
     return [rows[n] for n in order]
 
