@@ -30,8 +30,8 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-__all__ = ["context", "context_document", "write_jsonld", "write_nodes", "node_object", "place", "assemble", "literal_parts", "compactor",
-           "jsonld_bytes", "subject_groups"]
+__all__ = ["context", "context_document", "write_jsonld", "write_nodes", "node_object", "place", "assemble",
+           "literal_parts", "compactor", "jsonld_bytes", "subject_groups"]
 
 _RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 _XSD = "http://www.w3.org/2001/XMLSchema#"
