@@ -75,6 +75,40 @@ def test_errors_are_one_line_with_exit_code(cli, seed_out, tmp_path, args, code,
     assert len([line for line in result.stderr.splitlines() if line.startswith("error:")]) == 1
 
 
+def _records(n: int) -> str:
+    return "".join(json.dumps({"id": f"2501.{i:05d}", "title": f"Sparse Attention Study {i}", "year": 2025,
+                               "abstract": "We evaluate LoRA on ImageNet and report 81.2% top-1 accuracy.",
+                               "authors": [f"Author {i}"], "categories": ["cs.LG"]}) + "\n" for i in range(n))
+
+
+@pytest.mark.parametrize("target", ["--out", "--store"])
+def test_build_shows_each_stage_on_a_terminal_and_warnings_start_a_line(tmp_path, target):
+    source = tmp_path / "records.jsonl"
+    source.write_text(_records(1200), encoding="utf-8")  # a paper and an author each: over 2,000 nodes to draw
+    run = [sys.executable, "-m", "scholarkg.cli", "build", str(source), target, str(tmp_path / "built")]
+    shown = subprocess.run([*run, "--progress"], capture_output=True)  # bytes: text mode would turn \r into \n
+    stderr = shown.stderr.decode("utf-8")
+    assert shown.returncode == 0, stderr
+    lines = stderr.split("\n")
+    last = {}  # each stage's last state, in the order the stages were shown
+    for line in lines:
+        if line.startswith("\r"):
+            state = line.rpartition("\r")[2]
+            last[state.split()[0]] = state
+    stages = ["extracting", "linking", "writing", "entities"] + (["files"] if target == "--out" else ["snapshot"])
+    assert [stage for stage in last if stage in stages] == stages, stderr
+    assert last["extracting"].endswith("1,200/1,200") and last["writing"].endswith("1,200/1,200")
+    assert "extracting  500" in stderr  # counted a batch at a time before the total is known
+    if target == "--out":
+        assert last["files"].endswith("8/8")
+        # the explorer's warning comes while the files are written, on a line of its own
+        warning = next(line for line in lines if "most connected" in line)
+        assert warning.startswith("warning: explorer: drawing the 2,000 most connected"), stderr
+        assert "files       [" in stderr.split(warning)[0]
+    quiet = subprocess.run(run, capture_output=True)  # stderr is no terminal here: no progress
+    assert quiet.returncode == 0 and b"\r" not in quiet.stderr
+
+
 def test_installed_console_script_runs(seed_out):
     done = subprocess.run([sys.executable, "-m", "scholarkg.cli", "stats", str(seed_out)], capture_output=True, text=True)
     assert done.returncode == 0 and "papers      18" in done.stdout

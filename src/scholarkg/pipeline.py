@@ -135,6 +135,7 @@ def build(
     problems: Problems | None = None,
     nlp=None,
     progress: Callable[[int], None] | None = None,
+    phases: Callable[[str, int, int | None], None] | None = None,
     curation: str | Path | None = None,
     enrichment: str | Path | None = None,
     extractor=None,
@@ -147,6 +148,9 @@ def build(
     whose corrections are applied after extraction (:mod:`scholarkg.curate`); ``enrichment``
     an arXiv enrichment file merged into the records as they are read (:mod:`scholarkg.enrich`).
     ``extractor`` replaces :func:`scholarkg.extract.extract_many` (same interface).
+    ``progress`` is called with the number of records extracted so far; ``phases`` with each
+    stage's name, what it has done and its total when known (``("writing", 500, 2800)``), as
+    a store build reports them.
     The statements are held in memory up to ``memory_budget`` bytes (default
     ``$SCHOLARKG_BUILD_MEMORY_MB`` or 512 MB) and in a temporary database on disk past it
     (:class:`scholarkg.store.memory.MemoryStore`).
@@ -165,6 +169,8 @@ def build(
     def stage_progress(phase: str, done: int, total: int | None) -> None:
         if progress is not None and phase == "extracting":
             progress(done)
+        if phases is not None:
+            phases(phase, done, total)
 
     target = MemoryStore(memory_budget)
     try:
@@ -228,8 +234,10 @@ def summarise(graph, problems: Problems | None = None) -> dict:
     return with_problems(summary, problems)
 
 
-def write_outputs(result: Build, out_dir: str | Path, *, html: bool = True) -> dict[str, Path]:
-    """Write the build's files into ``out_dir`` all at once (old or new set, never a mix)."""
+def write_outputs(result: Build, out_dir: str | Path, *, html: bool = True,
+                  progress: Callable[[str, int, int | None], None] | None = None) -> dict[str, Path]:
+    """Write the build's files into ``out_dir`` all at once (old or new set, never a mix).
+    ``progress`` is called as each file is begun: ``("files", files done, files in all)``."""
     from .extract.jsonl import extraction_record
     from .fileio import replace_directory
     from .store.snapshot import copy_file, write_jsonld, write_turtle
@@ -250,7 +258,7 @@ def write_outputs(result: Build, out_dir: str | Path, *, html: bool = True) -> d
     if html:
         from .explorer import render_html
 
-        files["graph.html"] = render_html(result.store.ox, title="scholarkg explorer").encode("utf-8")
+        files["graph.html"] = lambda fh: fh.write(render_html(result.store.ox, title="scholarkg explorer").encode("utf-8"))
     summary = result.summary
     summary["notes"] = [_relative_note(n) for n in summary.get("notes", [])]
     files["summary.json"] = (json.dumps(summary, indent=2, sort_keys=True) + "\n").encode("utf-8")
@@ -258,8 +266,29 @@ def write_outputs(result: Build, out_dir: str | Path, *, html: bool = True) -> d
     from .manifest import manifest_bytes
 
     files["build.json"] = manifest_bytes(result, out_dir, html=html)
+    if progress is not None:
+        files = _reporting(files, progress)
     replace_directory(out_dir, files)
     return {name: Path(out_dir) / name for name in files}
+
+
+def _reporting(files: dict, progress: Callable[[str, int, int | None], None]) -> dict:
+    """``files`` (see :func:`scholarkg.fileio.replace_directory`), each telling ``progress``
+    when it is begun, and the last when it is done."""
+    total = len(files)
+
+    def writer(n: int, data):
+        def write(fh) -> None:
+            progress("files", n, total)
+            if callable(data):
+                data(fh)
+            else:
+                fh.write(data)
+            if n + 1 == total:
+                progress("files", total, total)
+        return write
+
+    return {name: writer(n, data) for n, (name, data) in enumerate(files.items())}
 
 
 def _relative_note(note: str) -> str:

@@ -14,11 +14,13 @@ import click
 from .. import errors
 from ..errors import ScholarKGError
 from . import graph, query, research, store
+from .common import end_progress_line
 
 
 class _Handler(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         prefix = {"WARNING": "warning: ", "ERROR": "error: "}.get(record.levelname, "")
+        end_progress_line()
         click.echo(prefix + record.getMessage(), err=True)
 
 
@@ -32,6 +34,7 @@ class _Group(click.Group):
         except ScholarKGError as exc:
             if debug:
                 raise
+            end_progress_line()
             click.echo(f"error: {exc}", err=True)
             ctx.exit(exc.exit_code)
         except KeyboardInterrupt:
@@ -44,6 +47,7 @@ class _Group(click.Group):
         except Exception as exc:  # a bug: say so plainly, keep the traceback for --debug
             if debug:
                 raise
+            end_progress_line()
             if (reason := errors.disk_full(exc)) is not None:  # not a bug: the disk or the quota is full
                 click.echo(f"error: {reason}: {errors.one_line(str(exc), 300)}", err=True)
                 ctx.exit(errors.EXIT_STORE)

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 __all__ = [
-    "INPUT_FORMATS", "Progress", "PhaseProgress", "phase_progress", "echo_summary", "echo_store_report", "graph_or_store",
+    "INPUT_FORMATS", "Progress", "PhaseProgress", "phase_progress", "end_progress_line", "echo_summary", "echo_store_report", "graph_or_store",
     "parse_params", "format_option", "strict_option", "fail_option", "store_option", "progress_option",
 ]
 
@@ -30,10 +30,11 @@ class Progress:
             self.last = now
             rate = count / max(now - self.start, 1e-9)
             click.echo(f"\r{self.label}: {count:,} records ({rate:,.0f}/s)", err=True, nl=False)
+            _line["open"] = True
 
     def done(self) -> None:
         if self.enabled and self.last != self.start:
-            click.echo("", err=True)
+            end_progress_line()
 
 
 def echo_summary(summary: dict, problems_file: Path | None = None) -> None:
@@ -90,14 +91,26 @@ def parse_params(values: tuple[str, ...]) -> dict[str, str]:
 
 
 
+_line = {"open": False}  # whether a progress line is on stderr, unfinished (no line break yet)
+
+
+def end_progress_line() -> None:
+    """Finish the progress line on stderr, if one is open, so that a message starts on a line of its own."""
+    if _line["open"]:
+        click.echo("", err=True)
+        _line["open"] = False
+
+
 class PhaseProgress:
-    """A progress bar on stderr for long store operations: ``phase [#####   ] done/total``."""
+    """A progress bar on stderr for the stages of a build and other long operations:
+    ``phase [#####   ] done/total``, or ``phase done (rate/s)`` when the total is not known."""
 
     def __init__(self, enabled: bool, width: int = 30):
         self.enabled = enabled
         self.width = width
         self.phase = None
-        self.last = 0.0
+        self.last = self.started = 0.0
+        self.base = 0  # what the phase had done when first reported
 
     def __call__(self, phase: str, done: int, total: int | None) -> None:
         if not self.enabled:
@@ -106,19 +119,23 @@ class PhaseProgress:
         finished = total is not None and done >= total
         if phase == self.phase and now - self.last < 0.25 and not finished:
             return
-        if self.phase is not None and phase != self.phase:
-            click.echo("", err=True)
+        if phase != self.phase:
+            end_progress_line()
+            self.started, self.base = now, done
         self.phase, self.last = phase, now
         if total:
             filled = int(self.width * min(done, total) / total)
             line = f"{phase:<11} [{'#' * filled}{' ' * (self.width - filled)}] {done:,}/{total:,}"
+        elif now - self.started >= 1.0:  # the rate since the phase was first reported
+            line = f"{phase:<11} {done:,} ({(done - self.base) / (now - self.started):,.0f}/s)"
         else:
             line = f"{phase:<11} {done:,}"
         click.echo("\r" + line, err=True, nl=False)
+        _line["open"] = True
 
     def done(self) -> None:
         if self.enabled and self.phase is not None:
-            click.echo("", err=True)
+            end_progress_line()
             self.phase = None
 
 

@@ -16,6 +16,8 @@ from .common import (
     fail_option,
     format_option,
     graph_or_store,
+    phase_progress,
+    progress_option,
     store_option,
     strict_option,
 )
@@ -35,8 +37,9 @@ from .common import (
 @click.option("--enrichment", type=click.Path(dir_okay=False, path_type=Path),
               help="arXiv enrichment file (default: <stem>.enrichment.jsonl beside the first input).")
 @click.option("--no-enrichment", is_flag=True, help="Merge no enrichment file.")
+@progress_option
 def build(inputs, out, store, input_format, strict, fail_on_problems, no_html, curation, no_curation, enrichment,
-          no_enrichment):
+          no_enrichment, progress):
     """Build the knowledge graph of INPUTS into the folder OUT, or into a --store.
 
     Writes graph.ttl, graph.nt, graph.jsonld, graph.html, extraction.jsonl, summary.json and
@@ -62,23 +65,25 @@ def build(inputs, out, store, input_format, strict, fail_on_problems, no_html, c
     if store is not None:
         from .store import build_into_store
 
-        return build_into_store(inputs, store, input_format, strict, fail_on_problems,
+        return build_into_store(inputs, store, input_format, strict, fail_on_problems, progress,
                                 curation=curation, enrichment=enrichment)
     from ..fileio import locked
     from ..pipeline import build as run_build
     from ..pipeline import write_outputs
-    progress = Progress("building", sys.stderr.isatty())
+    bar = phase_progress(progress)
     problems = Problems(strict=strict)
     with locked(out):  # a second build into OUT fails at once instead of racing this one
-        result = run_build(inputs, format=input_format, problems=problems, progress=progress,
-                           curation=curation, enrichment=enrichment)
-        progress.done()
-        if not result.report.records:
-            raise errors.InputError(
-                f"no usable record in the input ({len(problems.items)} problems, "
-                f"{problems.skipped_records} records skipped); {out} was left as it was"
-            )
-        write_outputs(result, out, html=not no_html)
+        try:
+            result = run_build(inputs, format=input_format, problems=problems, phases=bar,
+                               curation=curation, enrichment=enrichment)
+            if not result.report.records:
+                raise errors.InputError(
+                    f"no usable record in the input ({len(problems.items)} problems, "
+                    f"{problems.skipped_records} records skipped); {out} was left as it was"
+                )
+            write_outputs(result, out, html=not no_html, progress=bar)
+        finally:
+            bar.done()
     click.echo(f"wrote {out}/")
     echo_summary(result.summary, problems_file=out / "problems.jsonl")
     if fail_on_problems and problems.items:
