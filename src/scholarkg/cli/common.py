@@ -9,8 +9,9 @@ from pathlib import Path
 import click
 
 __all__ = [
-    "INPUT_FORMATS", "Progress", "PhaseProgress", "phase_progress", "end_progress_line", "echo_summary", "echo_store_report", "graph_or_store",
-    "parse_params", "format_option", "strict_option", "fail_option", "store_option", "progress_option",
+    "INPUT_FORMATS", "Progress", "PhaseProgress", "phase_progress", "end_progress_line", "echo_summary",
+    "echo_store_report", "graph_or_store", "parse_params", "format_option", "strict_option", "fail_option",
+    "store_option", "progress_option",
 ]
 
 
