@@ -95,7 +95,8 @@ def test_build_shows_each_stage_on_a_terminal_and_warnings_start_a_line(tmp_path
         if line.startswith("\r"):
             state = line.rpartition("\r")[2]
             last[state.split()[0]] = state
-    stages = ["extracting", "linking", "writing", "entities"] + (["files"] if target == "--out" else ["snapshot"])
+    stages = ["extracting", "linking", "writing", "entities", "pairs", "co-authors", "authors"] + (
+        ["files"] if target == "--out" else ["snapshot"])
     assert [stage for stage in last if stage in stages] == stages, stderr
     assert last["extracting"].endswith("1,200/1,200") and last["writing"].endswith("1,200/1,200")
     assert "extracting  500" in stderr  # counted a batch at a time before the total is known
@@ -107,6 +108,21 @@ def test_build_shows_each_stage_on_a_terminal_and_warnings_start_a_line(tmp_path
         assert "files       [" in stderr.split(warning)[0]
     quiet = subprocess.run(run, capture_output=True)  # stderr is no terminal here: no progress
     assert quiet.returncode == 0 and b"\r" not in quiet.stderr
+
+
+def test_a_stage_ends_on_its_last_count_however_fast_it_came(capsys):
+    from scholarkg.cli.common import PhaseProgress
+
+    bar = PhaseProgress(True)
+    for n in range(1, 1001):  # far faster than the bar is redrawn
+        bar("pairs", n, None)
+    bar("authors", 0, None)
+    for n in range(1, 301):
+        bar("writing", n, 300)
+    bar.done()
+    lines = capsys.readouterr().err.split("\n")
+    assert [line.rpartition("\r")[2] for line in lines if line] == [
+        "pairs       1,000", "authors     0", "writing     [##############################] 300/300"]
 
 
 def test_installed_console_script_runs(seed_out):

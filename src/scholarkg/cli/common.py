@@ -112,6 +112,7 @@ class PhaseProgress:
         self.phase = None
         self.last = self.started = 0.0
         self.base = 0  # what the phase had done when first reported
+        self.pending: tuple[int, int | None] | None = None  # the phase's last state, when not shown
 
     def __call__(self, phase: str, done: int, total: int | None) -> None:
         if not self.enabled:
@@ -119,11 +120,16 @@ class PhaseProgress:
         now = time.monotonic()
         finished = total is not None and done >= total
         if phase == self.phase and now - self.last < 0.25 and not finished:
+            self.pending = (done, total)  # shown if nothing follows in this phase
             return
         if phase != self.phase:
+            self._flush()
             end_progress_line()
             self.started, self.base = now, done
-        self.phase, self.last = phase, now
+        self._show(phase, done, total, now)
+
+    def _show(self, phase: str, done: int, total: int | None, now: float) -> None:
+        self.phase, self.last, self.pending = phase, now, None
         if total:
             filled = int(self.width * min(done, total) / total)
             line = f"{phase:<11} [{'#' * filled}{' ' * (self.width - filled)}] {done:,}/{total:,}"
@@ -134,8 +140,14 @@ class PhaseProgress:
         click.echo("\r" + line, err=True, nl=False)
         _line["open"] = True
 
+    def _flush(self) -> None:
+        """Show the last state of the current phase, if it came too soon after the one shown."""
+        if self.phase is not None and self.pending is not None:
+            self._show(self.phase, *self.pending, time.monotonic())
+
     def done(self) -> None:
         if self.enabled and self.phase is not None:
+            self._flush()
             end_progress_line()
             self.phase = None
 

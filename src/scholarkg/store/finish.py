@@ -84,8 +84,11 @@ def write_aggregates(store, linker, outcome, agents: set[str], written: set[str]
     """
     incremental = not every_shared  # the build watches members from its start (Manifest.watch_members)
     count = _entities(store, linker, outcome, load, progress, incremental)
-    _pairs(store, load, incremental)
-    _coauthors(store, load, incremental)
+    progress("pairs", 0, None)
+    _pairs(store, load, incremental, progress)
+    progress("co-authors", 0, None)
+    _coauthors(store, load, incremental, progress)
+    progress("authors", 0, None)
     touched = _authors(store, load, incremental)
     _shared(store, agents, written, touched, load, every_shared)
     _curations(store, outcome, load)
@@ -229,7 +232,7 @@ def _scheme(store, blocks: _Blocks, described: bool, load) -> None:
         remove_subjects(store.ox, ENTITIES, [scheme])
 
 
-def _pairs(store, load, incremental: bool) -> None:
+def _pairs(store, load, incremental: bool, progress) -> None:
     """Entity pairs sharing ``MIN_SHARED`` papers or more. ``pair_counts`` keeps every pair's
     papers: a build adds what the records it changed share now and takes away what they shared
     before, so that it counts by what changed, not by the store's size."""
@@ -245,10 +248,11 @@ def _pairs(store, load, incremental: bool) -> None:
         db.execute("DELETE FROM pair_counts")
         db.execute("INSERT INTO pair_counts " + _every_pair("record_entities", "entity", _NAMED))
         now, kept = "SELECT a, b, papers FROM pair_counts WHERE papers >= ?", "pairs"
-    _replace_pairs(store, "pairs", now, (MIN_SHARED,), kept, pair_ntriples, iri.entity_pair, load)
+    _replace_pairs(store, "pairs", now, (MIN_SHARED,), kept, pair_ntriples, iri.entity_pair, load,
+                   lambda done: progress("pairs", done, None))
 
 
-def _coauthors(store, load, incremental: bool) -> None:
+def _coauthors(store, load, incremental: bool, progress) -> None:
     """Co-author pairs (``coauthors`` keeps every one), counted by what changed as entity pairs are."""
     db = store.manifest.db
     if incremental and _has_rows(db, "coauthors"):
@@ -258,7 +262,8 @@ def _coauthors(store, load, incremental: bool) -> None:
         kept = "(SELECT c.a, c.b, c.papers FROM temp.pair_changes ch CROSS JOIN coauthors c USING (a, b))"
     else:
         now, kept = _every_pair("record_authors", "author", ""), "coauthors"
-    _replace_pairs(store, "coauthors", now, (), kept, coauthor_ntriples, iri.coauthor_pair, load)
+    _replace_pairs(store, "coauthors", now, (), kept, coauthor_ntriples, iri.coauthor_pair, load,
+                   lambda done: progress("co-authors", done, None))
 
 
 def _has_rows(db, table: str) -> bool:
@@ -285,10 +290,11 @@ def _pair_changes(db, rows: str, member: str, named: str, keys: str, before: str
     db.execute("CREATE UNIQUE INDEX temp.pair_changes_by_pair ON pair_changes (a, b)")
 
 
-def _replace_pairs(store, table: str, now: str, params: tuple, kept: str, describe, to_iri, load) -> None:
+def _replace_pairs(store, table: str, now: str, params: tuple, kept: str, describe, to_iri, load, written) -> None:
     """Replace the pairs in ``table`` (a, b, papers) whose papers differ between ``kept`` (the
     rows of ``table`` that may have changed, or the whole table) and ``now`` (a SELECT of those
-    pairs as they are); ``describe`` gives a pair's IRI and N-Triples, ``to_iri`` its IRI."""
+    pairs as they are); ``describe`` gives a pair's IRI and N-Triples, ``to_iri`` its IRI, and
+    ``written`` is told how many pairs have been written so far."""
     db = store.manifest.db
     db.execute("DROP TABLE IF EXISTS temp.new_pairs")
     db.execute(f"CREATE TEMP TABLE new_pairs AS {now}", params)
@@ -303,7 +309,7 @@ def _replace_pairs(store, table: str, now: str, params: tuple, kept: str, descri
         blocks.drop(str(to_iri(a, b)))
     _replace(store, f"DELETE FROM {table} WHERE a = ? AND b = ?", None, PAIRS, stale, [], b"", load, lambda ab: to_iri(*ab))
     blocks.save()
-    last = 0
+    last = done = 0
     while rows := db.execute("SELECT rowid, a, b, papers FROM temp.fresh_pairs WHERE rowid > ? ORDER BY rowid LIMIT ?",
                              (last, _CHUNK)).fetchall():
         last = rows[-1][0]
@@ -316,6 +322,8 @@ def _replace_pairs(store, table: str, now: str, params: tuple, kept: str, descri
         _replace(store, None, f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?)", PAIRS, [], chunk,
                  as_nquads(b"".join(parts), PAIRS), load, None)
         blocks.save()
+        done += len(chunk)
+        written(done)
     db.execute("DROP TABLE temp.fresh_pairs")
     db.execute("DROP TABLE IF EXISTS temp.pair_changes")
 
