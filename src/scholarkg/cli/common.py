@@ -9,33 +9,10 @@ from pathlib import Path
 import click
 
 __all__ = [
-    "INPUT_FORMATS", "Progress", "PhaseProgress", "phase_progress", "end_progress_line", "echo_summary",
+    "INPUT_FORMATS", "PhaseProgress", "phase_progress", "end_progress_line", "echo_summary",
     "echo_store_report", "graph_or_store", "parse_params", "format_option", "strict_option", "fail_option",
     "store_option", "progress_option",
 ]
-
-
-class Progress:
-    """Shows how many records are done on stderr, at most a few times a second."""
-
-    def __init__(self, label: str, enabled: bool):
-        self.label = label
-        self.enabled = enabled
-        self.start = self.last = time.monotonic()
-        self.count = 0
-
-    def __call__(self, count: int) -> None:
-        self.count = count
-        now = time.monotonic()
-        if self.enabled and now - self.last >= 0.5:
-            self.last = now
-            rate = count / max(now - self.start, 1e-9)
-            click.echo(f"\r{self.label}: {count:,} records ({rate:,.0f}/s)", err=True, nl=False)
-            _line["open"] = True
-
-    def done(self) -> None:
-        if self.enabled and self.last != self.start:
-            end_progress_line()
 
 
 def echo_summary(summary: dict, problems_file: Path | None = None) -> None:

@@ -11,7 +11,6 @@ import click
 from .. import errors
 from ..errors import Problems
 from .common import (
-    Progress,
     echo_summary,
     fail_option,
     format_option,
@@ -106,15 +105,15 @@ def extract(inputs, output, input_format, strict, fail_on_problems):
     from ..readers import read_records
 
     problems = Problems(strict=strict)
-    progress = Progress("extracting", sys.stderr.isatty())
+    bar = phase_progress(None)
     pairs = []
     linker = Linker()
     records = merge_records(read_records(inputs, problems, format=input_format), problems)
     for record, extraction in extract_many(records):
         pairs.append((record, extraction))
         linker.add(extraction)
-        progress(len(pairs))
-    progress.done()
+        bar("extracting", len(pairs), None)
+    bar.done()
     lines = [json.dumps(extraction_record(r, e, linker), ensure_ascii=False, sort_keys=True) + "\n" for r, e in pairs]
     if str(output) == "-":
         click.echo("".join(lines), nl=False)

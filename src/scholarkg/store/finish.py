@@ -84,10 +84,9 @@ def write_aggregates(store, linker, outcome, agents: set[str], written: set[str]
     """
     incremental = not every_shared  # the build watches members from its start (Manifest.watch_members)
     count = _entities(store, linker, outcome, load, progress, incremental)
-    progress("pairs", 0, None)
-    _pairs(store, load, incremental, progress)
-    progress("co-authors", 0, None)
-    _coauthors(store, load, incremental, progress)
+    for name, pairs in (("pairs", _pairs), ("co-authors", _coauthors)):
+        progress(name, 0, None)
+        pairs(store, load, incremental, lambda done, name=name: progress(name, done, None))
     progress("authors", 0, None)
     touched = _authors(store, load, incremental)
     _shared(store, agents, written, touched, load, every_shared)
@@ -232,7 +231,7 @@ def _scheme(store, blocks: _Blocks, described: bool, load) -> None:
         remove_subjects(store.ox, ENTITIES, [scheme])
 
 
-def _pairs(store, load, incremental: bool, progress) -> None:
+def _pairs(store, load, incremental: bool, written) -> None:
     """Entity pairs sharing ``MIN_SHARED`` papers or more. ``pair_counts`` keeps every pair's
     papers: a build adds what the records it changed share now and takes away what they shared
     before, so that it counts by what changed, not by the store's size."""
@@ -248,11 +247,10 @@ def _pairs(store, load, incremental: bool, progress) -> None:
         db.execute("DELETE FROM pair_counts")
         db.execute("INSERT INTO pair_counts " + _every_pair("record_entities", "entity", _NAMED))
         now, kept = "SELECT a, b, papers FROM pair_counts WHERE papers >= ?", "pairs"
-    _replace_pairs(store, "pairs", now, (MIN_SHARED,), kept, pair_ntriples, iri.entity_pair, load,
-                   lambda done: progress("pairs", done, None))
+    _replace_pairs(store, "pairs", now, (MIN_SHARED,), kept, pair_ntriples, iri.entity_pair, load, written)
 
 
-def _coauthors(store, load, incremental: bool, progress) -> None:
+def _coauthors(store, load, incremental: bool, written) -> None:
     """Co-author pairs (``coauthors`` keeps every one), counted by what changed as entity pairs are."""
     db = store.manifest.db
     if incremental and _has_rows(db, "coauthors"):
@@ -262,8 +260,7 @@ def _coauthors(store, load, incremental: bool, progress) -> None:
         kept = "(SELECT c.a, c.b, c.papers FROM temp.pair_changes ch CROSS JOIN coauthors c USING (a, b))"
     else:
         now, kept = _every_pair("record_authors", "author", ""), "coauthors"
-    _replace_pairs(store, "coauthors", now, (), kept, coauthor_ntriples, iri.coauthor_pair, load,
-                   lambda done: progress("co-authors", done, None))
+    _replace_pairs(store, "coauthors", now, (), kept, coauthor_ntriples, iri.coauthor_pair, load, written)
 
 
 def _has_rows(db, table: str) -> bool:
