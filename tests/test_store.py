@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import shutil
 import time
+from collections import Counter
 
 import pytest
 from rdflib import Literal
@@ -560,6 +561,58 @@ def test_records_and_extractions_kept_in_a_manifest_read_back_equal_in_either_pi
             assert unpack(pack(value)) == value
             assert pickle.loads(older(value)) == value
             assert older(value) != pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def test_a_store_whose_manifest_an_earlier_version_compressed_with_zlib_reads_and_builds_on(tmp_path):
+    """Blobs in the manifest are LZ4 frames; a store an earlier version built holds zlib
+    streams instead. Such a store exports the same bytes, and a build that adds a record to it
+    exports what a fresh build of all its records does."""
+    import io
+    import sqlite3
+    import zlib
+
+    import lz4.frame
+
+    corpus = write_jsonl(tmp_path / "in.jsonl", [record(i, "We train with GRPO on MMLU.") for i in range(3)])
+    store = tmp_path / "s"
+    build_store([corpus], store, extractor=extract)
+
+    def exported(path, fmt) -> bytes:
+        out = io.BytesIO()
+        with GraphStore(path) as s:
+            export_store(s, fmt, out)
+        return out.getvalue()
+
+    before = {fmt: exported(store, fmt) for fmt in ("turtle", "nquads")}
+    converted: Counter = Counter()
+
+    def to_zlib(value):  # an LZ4 frame as the zlib stream an earlier version wrote
+        if isinstance(value, bytes) and value[:4] == b"\x04\x22\x4d\x18":
+            converted["blobs"] += 1
+            return zlib.compress(lz4.frame.decompress(value), 1)
+        return value
+
+    with sqlite3.connect(store / "manifest.sqlite") as db:
+        db.create_function("to_zlib", 1, to_zlib, deterministic=True)
+        triggers = db.execute("SELECT sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
+        db.executescript("".join(f"DROP TRIGGER {name};" for (name,) in
+                                 db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")))
+        for (table,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
+            for column in [row[1] for row in db.execute(f"PRAGMA table_info({table})")]:
+                was = converted["blobs"]
+                db.execute(f"UPDATE {table} SET {column} = to_zlib({column}) WHERE typeof({column}) = 'blob'")
+                if converted["blobs"] > was:
+                    converted[f"{table}.{column}"] = converted["blobs"] - was
+        for (sql,) in triggers:
+            db.execute(sql)
+    assert {"records.record", "records.extraction", "blocks.text", "blocks.turtle"} <= set(converted), converted
+    assert {fmt: exported(store, fmt) for fmt in before} == before
+    more = write_jsonl(tmp_path / "more.jsonl", [record(7, "PPO on ALE.")])
+    build_store([more], store, extractor=extract)
+    fresh = tmp_path / "fresh"
+    build_store([corpus, more], fresh, extractor=extract)
+    for fmt in ("turtle", "ntriples", "nquads"):
+        assert exported(store, fmt) == exported(fresh, fmt), fmt
 
 
 def test_a_build_reads_each_page_of_records_from_the_manifest_index(tmp_path):
