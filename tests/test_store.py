@@ -468,6 +468,57 @@ def test_an_interrupted_build_leaves_a_readable_store_that_the_next_build_comple
     assert quads(store) == quads(fresh)
 
 
+def test_a_build_of_as_many_records_as_the_store_holds_makes_the_member_indexes_after_the_rows(tmp_path, monkeypatch):
+    """A build that writes at least as many records as the store holds writes their rows
+    without the indexes by member and makes those again after; a smaller one keeps them. The
+    store ends with them either way and equals a fresh build; a build stopped while they are
+    gone leaves them to the next opening of the manifest."""
+    import sqlite3
+
+    from scholarkg.store.manifest import _MEMBER_INDEXES, Manifest
+
+    member = {name for name, _, _ in _MEMBER_INDEXES}
+
+    def indexes(db) -> set[str]:
+        return {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+
+    seen: list[bool] = []
+    real = Manifest.begin_rewrite
+
+    def watched(self, emissions, payloads):
+        seen.append(member <= indexes(self.db))
+        if len(seen) == 99:
+            raise KeyboardInterrupt
+        real(self, emissions, payloads)
+
+    monkeypatch.setattr(Manifest, "begin_rewrite", watched)
+    inputs = [write_jsonl(tmp_path / f"{n}.jsonl", [record(n * 100 + i, f"GRPO number {i} on MMLU by Ada.") for i in range(size)])
+              for n, size in enumerate((6, 2, 10))]
+    store = tmp_path / "s"
+    build_store(inputs[:1], store, extractor=extract, batch_size=2)
+    assert seen == [False, False, False]
+    with sqlite3.connect(store / "manifest.sqlite") as db:
+        assert member <= indexes(db)
+    build_store(inputs[1:2], store, extractor=extract, batch_size=2)
+    assert seen[3:] == [True]
+    with sqlite3.connect(store / "manifest.sqlite") as db:
+        assert member <= indexes(db)
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    seen[:] = [True] * 97  # the second batch of the next build stops it
+    with pytest.raises(KeyboardInterrupt):
+        build_store(inputs[2:], store, extractor=extract, batch_size=2)
+    assert seen[97:] == [False, False]
+    with sqlite3.connect(store / "manifest.sqlite") as db:
+        assert not member & indexes(db)
+    monkeypatch.setattr(Manifest, "begin_rewrite", real)
+    build_store(inputs[2:], store, extractor=extract, batch_size=2)
+    with sqlite3.connect(store / "manifest.sqlite") as db:
+        assert member <= indexes(db)
+    fresh = tmp_path / "fresh"
+    build_store(inputs, fresh, extractor=extract)
+    assert quads(store) == quads(fresh)
+
+
 def test_a_writer_excludes_readers_and_other_writers(seed_store, tmp_path):
     store = tmp_path / "s"
     with GraphStore(store, writable=True):

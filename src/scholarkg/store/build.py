@@ -437,10 +437,11 @@ class _Builder:
         self._choose_targets(linker.get, everything)
         total = self.m.one("SELECT COUNT(*) FROM staged") + self.m.one("SELECT COUNT(*) FROM targets")
         done = 0
-        for emissions, (context, resolution) in self.mapper.emit(self._batches(linker.get, outcome)):
-            self._write(emissions, context, resolution)
-            done += len(emissions)
-            self.progress("writing", done, total)
+        with self.m.bulk_writing(total):
+            for emissions, (context, resolution) in self.mapper.emit(self._batches(linker.get, outcome)):
+                self._write(emissions, context, resolution)
+                done += len(emissions)
+                self.progress("writing", done, total)
         self.m.set_meta("curation", digest)
 
     def _write(self, emissions, context: dict, resolution: dict) -> None:

@@ -49,6 +49,7 @@ the graph is changed, and ``digest`` is set. An interruption anywhere leaves row
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import pickle
 import sqlite3
@@ -62,6 +63,18 @@ from ..errors import StoreError
 
 __all__ = ["Manifest", "RecordSpool", "origin_of", "pack", "unpack", "pack_text", "unpack_text"]
 
+# The indexes of a record's rows by the member they name (a label, an entity, a shared subject,
+# an author). Each row goes to a random place in them: a build that writes as many records as
+# the store holds drops them while it writes and makes them again (:meth:`Manifest.bulk_writing`).
+_MEMBER_INDEXES = (
+    ("record_labels_by_label", "record_labels", "label"),
+    ("record_entities_by_entity", "record_entities", "entity"),
+    ("record_shared_by_subject", "record_shared", "subject"),
+    ("record_authors_by_author", "record_authors", "author"),
+)
+_MAKE_MEMBER_INDEXES = tuple(f"CREATE INDEX IF NOT EXISTS {name} ON {table} ({column})"
+                             for name, table, column in _MEMBER_INDEXES)
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
     key TEXT PRIMARY KEY, seq INTEGER NOT NULL, source TEXT NOT NULL, digest TEXT,
@@ -69,18 +82,14 @@ CREATE TABLE IF NOT EXISTS records (
 CREATE INDEX IF NOT EXISTS records_by_seq ON records (seq);
 CREATE INDEX IF NOT EXISTS records_years ON records (key, year);
 CREATE TABLE IF NOT EXISTS record_labels (key TEXT NOT NULL, label TEXT NOT NULL, PRIMARY KEY (key, label)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS record_labels_by_label ON record_labels (label);
 CREATE TABLE IF NOT EXISTS record_facts (
     name TEXT NOT NULL, seq INTEGER NOT NULL, key TEXT NOT NULL, facts BLOB NOT NULL, PRIMARY KEY (name, seq, key)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS record_facts_by_key ON record_facts (key);
 CREATE TABLE IF NOT EXISTS resolution (label TEXT PRIMARY KEY, entity TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS record_entities (
     key TEXT NOT NULL, entity TEXT NOT NULL, named INTEGER NOT NULL, PRIMARY KEY (key, entity)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS record_entities_by_entity ON record_entities (entity);
 CREATE TABLE IF NOT EXISTS record_shared (key TEXT NOT NULL, subject TEXT NOT NULL, PRIMARY KEY (key, subject)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS record_shared_by_subject ON record_shared (subject);
 CREATE TABLE IF NOT EXISTS record_authors (key TEXT NOT NULL, author TEXT NOT NULL, PRIMARY KEY (key, author)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS record_authors_by_author ON record_authors (author);
 CREATE TABLE IF NOT EXISTS shared (subject TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS entities (key TEXT PRIMARY KEY, digest TEXT NOT NULL, inputs TEXT) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS entity_counts (entity TEXT PRIMARY KEY, papers INTEGER NOT NULL, first INTEGER, latest INTEGER) WITHOUT ROWID;
@@ -107,7 +116,7 @@ CREATE INDEX IF NOT EXISTS record_origins_by_origin ON record_origins (origin);
 CREATE TEMP TABLE IF NOT EXISTS staged (
     key TEXT PRIMARY KEY, seq INTEGER NOT NULL, source TEXT NOT NULL, record BLOB NOT NULL, extraction BLOB NOT NULL);
 CREATE INDEX IF NOT EXISTS temp.staged_by_seq ON staged (seq);
-"""
+""" + "".join(sql + ";\n" for sql in _MAKE_MEMBER_INDEXES)
 
 
 # Columns added to tables after stores were first built with them
@@ -429,6 +438,26 @@ class Manifest:
         self.set_meta("snapshot", "current")
 
     # members of changed records ---------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def bulk_writing(self, records: int) -> Iterator[bool]:
+        """Around the writing of ``records`` records' rows: when they are as many as the store
+        holds or more (a first build), the member indexes are dropped first and made again
+        after, one sort each instead of putting every row at a random place in each (a store
+        build of 28,000 records, 9.5 million statements, spent 21.1 CPU-s writing the rows with
+        them and 8.1 s without; making them again took 0.8 s). Yields whether it dropped them.
+        A build that stops in between leaves them out until the manifest is next opened for
+        writing: they are part of its schema."""
+        bulk = records >= self.one("SELECT COUNT(*) FROM records")
+        if bulk:
+            with self.transaction() as db:
+                for name, _, _ in _MEMBER_INDEXES:
+                    db.execute(f"DROP INDEX IF EXISTS {name}")
+        yield bulk
+        if bulk:
+            with self.transaction() as db:
+                for sql in _MAKE_MEMBER_INDEXES:
+                    db.execute(sql)
 
     def watch_members(self) -> None:
         """From now on (on this connection), note in ``temp.touched_entities`` and
