@@ -178,11 +178,11 @@ BEGIN UPDATE type_totals SET total = total - old.n WHERE class = old.class; END;
 _CACHE_KB = 128 * 1024  # the manifest's page cache (only builds open it)
 
 
-# Blobs are compressed as LZ4 frames: zlib at its fastest level, used before, compresses ten
-# times slower; with LZ4 a build of 2,800 records (1,016,600 statements) takes 1.9 CPU-s less for
-# a store and 1.2 s less for a folder, and the manifest is 15% larger (91 MB against 79 MB). A
-# store an earlier version built still holds zlib streams, told apart by the frame's magic
-# number (a zlib stream starts with 0x78).
+# Blobs are compressed as LZ4 frames: zlib at its fastest level, used before, compresses eight
+# to eleven times slower (blocks' text, pickles); with LZ4 a build of 2,800 records (1,016,600
+# statements) takes 1.9 CPU-s less for a store and 1.2 s less for a folder, and the manifest is
+# 15% larger (91 MB against 79 MB). A store an earlier version built still holds zlib streams,
+# told apart by the frame's magic number (a zlib stream starts with 0x78).
 _LZ4_MAGIC = b"\x04\x22\x4d\x18"
 
 
