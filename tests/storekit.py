@@ -97,16 +97,21 @@ GRAPH_COUNT = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o " + _NOT_INDEX + " }"
 GRAPH_CONSTRUCT = "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o " + _NOT_INDEX + " }"
 
 
-def quads(path) -> set[str]:
-    """Every statement of a store with its graph, as N-Quads lines."""
+def exported(path, fmt: str) -> bytes:
+    """What ``export --store`` writes of the store at ``path`` in format ``fmt``."""
     import io
 
     from scholarkg.store import GraphStore, export_store
 
     buffer = io.BytesIO()
     with GraphStore(path) as store:
-        export_store(store, "nquads", buffer)
-    return set(buffer.getvalue().decode("utf-8").splitlines())
+        export_store(store, fmt, buffer)
+    return buffer.getvalue()
+
+
+def quads(path) -> set[str]:
+    """Every statement of a store with its graph, as N-Quads lines."""
+    return set(exported(path, "nquads").decode("utf-8").splitlines())
 
 
 def comparable(names, rows, query_text: str) -> list[tuple]:

@@ -12,7 +12,7 @@ import pytest
 from rdflib import Literal
 from rdflib.compare import isomorphic
 from rdflib.namespace import SDO
-from storekit import NAMES, AcronymLinker, comparable, extract, quads, record, store_graph, write_jsonl
+from storekit import NAMES, AcronymLinker, comparable, exported, extract, quads, record, store_graph, write_jsonl
 
 from scholarkg.errors import LockedError, QueryError
 from scholarkg.graph import iri
@@ -618,7 +618,6 @@ def test_a_store_whose_manifest_an_earlier_version_compressed_with_zlib_reads_an
     """Blobs in the manifest are LZ4 frames; a store an earlier version built holds zlib
     streams instead. Such a store exports the same bytes, and a build that adds a record to it
     exports what a fresh build of all its records does."""
-    import io
     import sqlite3
     import zlib
 
@@ -627,12 +626,6 @@ def test_a_store_whose_manifest_an_earlier_version_compressed_with_zlib_reads_an
     corpus = write_jsonl(tmp_path / "in.jsonl", [record(i, "We train with GRPO on MMLU.") for i in range(3)])
     store = tmp_path / "s"
     build_store([corpus], store, extractor=extract)
-
-    def exported(path, fmt) -> bytes:
-        out = io.BytesIO()
-        with GraphStore(path) as s:
-            export_store(s, fmt, out)
-        return out.getvalue()
 
     before = {fmt: exported(store, fmt) for fmt in ("turtle", "nquads")}
     converted: Counter = Counter()
@@ -686,7 +679,6 @@ def test_a_build_keeps_what_did_not_change_and_exports_what_a_fresh_build_export
     every part of the graph as it was keeps them, one that adds a record makes the Turtle of the
     blocks that changed, and every export then equals a fresh build's. A block without Turtle
     (kept by a store built before blocks had it) exports the same bytes."""
-    import io
     import logging
     import sqlite3
 
@@ -707,12 +699,6 @@ def test_a_build_keeps_what_did_not_change_and_exports_what_a_fresh_build_export
     build_store([more], store, extractor=extract)
     fresh = tmp_path / "fresh"
     build_store([corpus, more], fresh, extractor=extract)
-
-    def exported(path, fmt) -> bytes:
-        out = io.BytesIO()
-        with GraphStore(path) as s:
-            export_store(s, fmt, out)
-        return out.getvalue()
 
     for fmt in ("turtle", "ntriples", "nquads", "jsonld"):
         assert exported(store, fmt) == exported(fresh, fmt), fmt
