@@ -126,13 +126,15 @@ def child_build_store(corpus: str, store: str) -> dict:
 def child_load(store: str, target: str, slices: str) -> dict:
     """Oxigraph alone, no scholarkg code timed: bulk-load the statements a store build wrote (its
     N-Quads export, made first) into a fresh on-disk store, in ``slices`` parts as a build loads
-    its batches, and into an in-memory store, as a folder build does; the part of a build's time
-    that no change to scholarkg's own code can remove."""
+    its batches, and into an in-memory store, as a folder build does, with the parser options a
+    build loads its own statements with (:data:`scholarkg.store.batches.OWN_TEXT`); the part of
+    a build's time that no change to scholarkg's own code can remove."""
     import io
 
     import pyoxigraph as ox
 
     from scholarkg.store import GraphStore, export_store
+    from scholarkg.store.batches import OWN_TEXT
 
     dump = io.BytesIO()
     with GraphStore(store) as opened:
@@ -147,7 +149,7 @@ def child_load(store: str, target: str, slices: str) -> dict:
         started = _cpu()
         store = ox.Store(target) if name == "disk" else ox.Store()
         for part in parts:
-            store.bulk_load(part, ox.RdfFormat.N_QUADS)
+            store.bulk_load(part, ox.RdfFormat.N_QUADS, **OWN_TEXT)
         store.flush()
         out[name] = _cpu() - started
         del store
@@ -349,6 +351,7 @@ def main(argv: list[str]) -> None:
     builds["build_store"]["stages"] = runs["build_store"][-1]["stages"]
     result["builds"] = builds
     result["load"] = {name: {"cpu": statistics.median(x[name] for x in loads), "slices": slices} for name in ("disk", "memory")}
+    result["load"]["lenient"] = True  # loaded as a build loads its own statements (see child_load)
     store = work / "t.store"
     log(f"{builds['build_store']['statements']:,} statements; queries on disk")
     result["disk"] = _child("queries", str(store), "disk", str(args.repeat))
@@ -429,9 +432,10 @@ def render_report(r: dict, args) -> str:
     if "load" in r:
         ext = b["extract"]["cpu"]
         disk, memory = r["load"]["disk"]["cpu"], r["load"]["memory"]["cpu"]
+        lenient = " (both without checking IRIs again, as a build loads its own statements)" if r["load"].get("lenient") else ""
         lines += [f"Oxigraph alone (no scholarkg code), bulk-loading the {statements:,} statements a store build wrote: "
                   f"{disk:.1f} CPU s into a fresh on-disk store in {r['load']['disk']['slices']} part{'s' if r['load']['disk']['slices'] != 1 else ''} as a build loads "
-                  f"its batches, {memory:.1f} CPU s into memory. With extraction, that floor is "
+                  f"its batches, {memory:.1f} CPU s into memory{lenient}. With extraction, that floor is "
                   f"{(ext + disk) / ext:.2f}x extract for `build --store` and {(ext + memory) / ext:.2f}x for `build --out` "
                   "before anything else a build does.", ""]
     engine_alone = "engine" in next(iter(r["disk"]["queries"].values()))

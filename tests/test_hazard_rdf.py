@@ -264,3 +264,19 @@ def test_quotes_and_backslashes_in_long_literals_read_alike_in_serd_and_raptor(t
     assert read_by("serdi", ours) == expected
     assert read_by("rapper", ours) == expected
     assert {q.subject.value: q.object.value for q in ox.parse(ours, format=ox.RdfFormat.TURTLE)} == expected
+
+
+@pytest.mark.parametrize("name", ["graph.nt", "graph.ttl"])
+def test_a_users_graph_file_with_an_invalid_iri_is_refused_naming_the_file(tmp_path, name):
+    """A build reads back the statements it wrote without checking their IRIs again; a graph
+    file given to ``query``, ``export`` or ``stats`` is read with every check."""
+    from scholarkg.errors import InputError
+    from scholarkg.graph.load import load_graph, load_store
+
+    folder = tmp_path / "graph"
+    folder.mkdir()
+    (folder / name).write_text('<https://example.org:80x/> <http://example.org/p> "x" .\n', encoding="utf-8")
+    for load in (load_graph, load_store):
+        with pytest.raises(InputError) as refused:
+            load(folder)
+        assert str(folder / name) in str(refused.value) and "Invalid character 'x'" in str(refused.value)

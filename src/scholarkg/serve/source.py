@@ -83,8 +83,10 @@ class StoreSource:
 
         if self.mode == "in-memory":
             store = pyoxigraph.Store()
-            if copy is not None:
-                store.bulk_load(copy, format=pyoxigraph.RdfFormat.N_QUADS)
+            if copy is not None:  # the store's own statements (see dump)
+                from ..store.batches import OWN_TEXT
+
+                store.bulk_load(copy, format=pyoxigraph.RdfFormat.N_QUADS, **OWN_TEXT)
             return store
         if self.mode == "read-write":
             return pyoxigraph.Store(os.fspath(self.location))

@@ -62,16 +62,17 @@ def load_snapshot(path: Path, into) -> None:
     manifest) into the :class:`pyoxigraph.Store` ``into``, about 16 MB at a time."""
     import pyoxigraph
 
+    from .batches import OWN_TEXT
     from .snapshot import store_snapshot
 
     pending: list[bytes] = []
     for chunk in store_snapshot(path, "nquads"):
         pending.append(chunk)
         if len(pending) >= 16:
-            into.bulk_load(b"".join(pending), pyoxigraph.RdfFormat.N_QUADS)
+            into.bulk_load(b"".join(pending), pyoxigraph.RdfFormat.N_QUADS, **OWN_TEXT)
             pending = []
     if pending:
-        into.bulk_load(b"".join(pending), pyoxigraph.RdfFormat.N_QUADS)
+        into.bulk_load(b"".join(pending), pyoxigraph.RdfFormat.N_QUADS, **OWN_TEXT)
 
 
 class QueryStore:

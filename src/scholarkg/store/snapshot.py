@@ -30,6 +30,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
+from .batches import OWN_TEXT
+
 __all__ = [
     "write_ntriples",
     "write_turtle",
@@ -75,7 +77,8 @@ def _turtle(ntriples: bytes) -> bytes:
     import pyoxigraph as ox
 
     out = io.BytesIO()
-    ox.serialize(ox.parse(ntriples, format=ox.RdfFormat.N_TRIPLES), out, ox.RdfFormat.TURTLE, prefixes=turtle_prefixes())
+    ox.serialize(ox.parse(ntriples, format=ox.RdfFormat.N_TRIPLES, **OWN_TEXT), out, ox.RdfFormat.TURTLE,
+                 prefixes=turtle_prefixes())
     return out.getvalue()
 
 
@@ -192,10 +195,11 @@ def statement_count(store_path: str | Path) -> int | None:
 
 
 def write_turtle(ntriples: str | Path, output: IO[bytes]) -> None:
-    """The statements of the N-Triples file ``ntriples``, in its order, as Turtle (streamed)."""
+    """The statements of the N-Triples file ``ntriples`` that a build wrote, in its order, as
+    Turtle (streamed)."""
     import pyoxigraph as ox
 
-    ox.serialize(ox.parse(path=str(ntriples), format=ox.RdfFormat.N_TRIPLES), output, ox.RdfFormat.TURTLE,
+    ox.serialize(ox.parse(path=str(ntriples), format=ox.RdfFormat.N_TRIPLES, **OWN_TEXT), output, ox.RdfFormat.TURTLE,
                  prefixes=turtle_prefixes())
 
 
@@ -204,7 +208,7 @@ def sorted_statements(ntriples: str | Path) -> Iterator:
     pyoxigraph triples."""
     import pyoxigraph as ox
 
-    for quad in ox.parse(path=str(ntriples), format=ox.RdfFormat.N_TRIPLES):
+    for quad in ox.parse(path=str(ntriples), format=ox.RdfFormat.N_TRIPLES, **OWN_TEXT):
         yield quad.triple
 
 
