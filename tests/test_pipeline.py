@@ -61,6 +61,20 @@ def test_api_build_writes_folder(tmp_path, seed_path):
     assert api.query(graph, named="categories").to_dicts()
 
 
+def test_a_builds_summary_is_a_new_dict_each_time(tmp_path):
+    path = tmp_path / "two.jsonl"
+    path.write_text(json.dumps({"title": "A", "year": 2024, "authors": ["Ada Lovelace"]}) + "\n"
+                    + json.dumps({"title": "B", "year": "someday", "authors": ["Ada Lovelace"]}) + "\n", encoding="utf-8")
+    result = build([path])
+    first = result.summary
+    assert first["papers"] == 2 and first["problems"] == 1 and first["triples"] == result.store.count()
+    first["entities"]["Model"] = -1  # what write_outputs does to its copy (the notes) reaches no other
+    first["notes"].append("changed")
+    again = result.summary
+    assert again["entities"]["Model"] == 0 and "changed" not in again["notes"]
+    assert again == {**first, "entities": {**first["entities"], "Model": 0}, "notes": first["notes"][:-1]}
+
+
 def test_replace_directory_swaps_whole_folder(tmp_path):
     target = tmp_path / "out"
     replace_directory(target, {"a.txt": b"1", "b.txt": b"1"})

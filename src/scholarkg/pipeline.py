@@ -17,6 +17,7 @@ same graph either way.
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 from collections import Counter
@@ -117,11 +118,18 @@ class Build:
 
         return sorted_statements(self.ntriples_path())
 
-    @property
-    def summary(self) -> dict:
+    @cached_property
+    def _counts(self) -> dict:
         from .store.read import store_summary
 
-        return with_problems(store_summary(self.store), self.problems)
+        return store_summary(self.store)
+
+    @property
+    def summary(self) -> dict:
+        """The build's counts (:func:`summarise`) and problems: a new dict each time, from counts
+        made once (each count reads the whole graph: on a build past its memory budget, a
+        second or more per ten million statements)."""
+        return with_problems(copy.deepcopy(self._counts), self.problems)
 
     def close(self) -> None:
         self.store.close()
@@ -181,7 +189,8 @@ def build(
         raise
     result = Build(target, report, paths, format)
     result.curation, result.enrichment = curation, enrichment
-    log.info("built %d records into %d triples", report.added, target.count())
+    if log.isEnabledFor(logging.INFO):  # the count reads every statement
+        log.info("built %d records into %d triples", report.added, target.count())
     return result
 
 
