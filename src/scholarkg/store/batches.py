@@ -3,7 +3,7 @@
 Statements a build wrote itself are parsed leniently (pyoxigraph's ``lenient``: IRIs and
 language tags are not checked again). Each of their IRIs and language tags was checked by
 pyoxigraph when it was made (a term, or an IRI minted through :func:`scholarkg.graph.iri.validate`),
-and checking them a second time was about a third of loading them into memory. A user's
+and checking them a second time was a quarter to a third of loading them into memory. A user's
 files are always parsed strictly.
 """
 
