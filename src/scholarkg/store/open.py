@@ -60,19 +60,16 @@ def fits_in_memory(path: str | Path, budget: int) -> bool:
 def load_snapshot(path: Path, into) -> None:
     """Load the sorted N-Quads snapshot of the store at ``path`` (its blocks, read from its
     manifest) into the :class:`pyoxigraph.Store` ``into``, about 16 MB at a time."""
-    import pyoxigraph
-
-    from .batches import OWN_TEXT
+    from .batches import load_nquads
     from .snapshot import store_snapshot
 
     pending: list[bytes] = []
     for chunk in store_snapshot(path, "nquads"):
         pending.append(chunk)
         if len(pending) >= 16:
-            into.bulk_load(b"".join(pending), pyoxigraph.RdfFormat.N_QUADS, **OWN_TEXT)
+            load_nquads(into, b"".join(pending))
             pending = []
-    if pending:
-        into.bulk_load(b"".join(pending), pyoxigraph.RdfFormat.N_QUADS, **OWN_TEXT)
+    load_nquads(into, b"".join(pending))
 
 
 class QueryStore:
