@@ -126,3 +126,50 @@ def test_a_name_given_in_another_case_is_sent_as_the_graph_writes_it(base_on_dis
     assert status == 200 and '?person foaf:name "Maojia Song" .' in answer["query"]
     served = {b["label"]["value"] for b in answer["answer"]["results"]["bindings"]}
     assert served and served == {r["label"] for r in api.query(seed_store, named="author-entities", author="maojia song")}
+
+
+@pytest.mark.parametrize("name", sorted(named_queries()))
+def test_paging_through_a_served_answer_on_disk_gives_the_stores_ordered_answer(base_on_disk, seed_store, name):
+    """On disk an engine puts the rows in order itself, as `run_named` does (ties by their
+    whole values), so that pages of 50 are exactly the whole answer's rows in that order."""
+    with open_for_query(seed_store, memory_budget=0) as store:
+        whole = run_named(store, name)
+    served, offset, more = [], 0, True
+    while more:
+        status, _, body = _get(base_on_disk + f"/app/named?name={name}&limit=50&offset={offset}")
+        assert status == 200, body[:300]
+        answer = json.loads(body)
+        assert answer["query"].rstrip().endswith("LIMIT 51" + (f" OFFSET {offset}" if offset else ""))
+        served += [tuple(b[v]["value"] if v in b else None for v in whole.vars) for b in answer["answer"]["results"]["bindings"]]
+        offset, more = offset + 50, answer["more"]
+    assert served == [tuple(None if x is None else str(x) for x in row) for row in whole.rows]
+
+
+def test_an_answer_too_long_to_order_in_an_engine_is_paged_by_oxigraph(seed_store, monkeypatch):
+    """Past `PAGE_ROWS` rows an engine leaves the order and the page to Oxigraph's own ORDER BY,
+    LIMIT and OFFSET: the rows the named query's text with that page gives."""
+    import socket
+
+    from scholarkg.named import get_named_query, with_page
+    from scholarkg.serve import wire, worker
+
+    monkeypatch.setattr(worker, "PAGE_ROWS", 3)
+    text = inline_values(get_named_query("author-papers").text_for({"author": ""}, "disk"), {"author": ""})
+    job = {"op": "page", "text": text, "count": 4, "offset": 2, "accept": "application/sparql-results+json",
+           "default_graph": None, "named_graphs": None, "max_bytes": 1 << 24}
+    with open_for_query(seed_store, memory_budget=0) as opened:
+        ours, theirs = socket.socketpair()
+        with ours, theirs:
+            assert worker._answer(opened.ox, job, ours)["status"] == 200
+            theirs.setblocking(False)
+            data = b""
+            while True:
+                try:
+                    data += wire.receive(theirs)[1]
+                except wire.Gone:  # nothing more was sent
+                    break
+        by_oxigraph = [tuple(None if t is None else t.value for t in row)
+                       for row in opened.ox.query(with_page(text, 4, 2), use_default_graph_as_union=True)]
+    names = json.loads(data)["head"]["vars"]
+    paged = [tuple(b[v]["value"] if v in b else None for v in names) for b in json.loads(data)["results"]["bindings"]]
+    assert len(paged) == 4 and paged == by_oxigraph

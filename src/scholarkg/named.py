@@ -59,6 +59,8 @@ __all__ = [
     "prepare_named",
     "split_order",
     "with_sort_columns",
+    "order_in_python",
+    "with_page",
     "inline_values",
     "sparql_string",
     "exact_lookup",
@@ -274,9 +276,24 @@ def prepare_named(source, name: str, values: Mapping[str, str] | None = None, *,
             return [(str(v), plain.toPython()) for _, v, plain in rows]
 
         bindings, exact = exact_values(q, bindings, written)
-    text, keys = split_order(q.text_for(bindings, engine, exact))
-    text, sort_only = with_sort_columns(text, keys)
+    text, keys, sort_only = order_in_python(q.text_for(bindings, engine, exact))
     return PreparedNamed(q, engine, given, bindings, exact, text, keys, sort_only)
+
+
+def order_in_python(text: str) -> tuple[str, list[tuple[str, bool]], list[str]]:
+    """A query to run without its ``ORDER BY``, that clause's keys, and the variables added to
+    its projection only to sort on (:func:`split_order`, :func:`with_sort_columns`); the rows
+    are then put in order by :func:`scholarkg.sparql.put_in_order`."""
+    text, keys = split_order(text)
+    text, sort_only = with_sort_columns(text, keys)
+    return text, keys, sort_only
+
+
+def with_page(text: str, count: int | None, offset: int = 0) -> str:
+    """``text`` with ``LIMIT count`` and ``OFFSET offset`` added (nothing added for the whole
+    answer from its first row)."""
+    parts = ([f"LIMIT {count}"] if count is not None else []) + ([f"OFFSET {offset}"] if offset else [])
+    return text.rstrip() + "\n" + " ".join(parts) + "\n" if parts else text
 
 
 def exact_lookup(q: NamedQuery, name: str) -> str:

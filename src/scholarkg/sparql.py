@@ -40,6 +40,7 @@ __all__ = [
     "run_named",
     "page",
     "order_rows",
+    "put_in_order",
     "QueryResult",
     "check_query",
     "run_query",
@@ -372,13 +373,20 @@ def run_named(
     else:
         result = run_query(source, p.text, p.bindings, allow_remote=allow_remote, hidden=hidden,
                            timeout=timeout, max_rows=max_rows)
-    if p.keys and result.kind == "SELECT":
-        result.rows = order_rows(result.vars, result.rows, p.keys)
-        if p.sort_only:
-            keep = [i for i, v in enumerate(result.vars) if v not in p.sort_only]
+    return page(put_in_order(result, p.keys, p.sort_only), limit, offset)
+
+
+def put_in_order(result: QueryResult, keys: list[tuple[str, bool]], sort_only: list[str]) -> QueryResult:
+    """A SELECT answer of a query run without its ``ORDER BY`` (see
+    :func:`scholarkg.named.order_in_python`), its rows put in the order of ``keys``
+    (:func:`order_rows`) and the columns ``sort_only``, selected only to sort on, left out."""
+    if keys and result.kind == "SELECT":
+        result.rows = order_rows(result.vars, result.rows, keys)
+        if sort_only:
+            keep = [i for i, v in enumerate(result.vars) if v not in sort_only]
             result.vars = [result.vars[i] for i in keep]
             result.rows = [tuple(row[i] for i in keep) for row in result.rows]
-    return page(result, limit, offset)
+    return result
 
 
 def page(result: QueryResult, limit: int | None = None, offset: int = 0) -> QueryResult:

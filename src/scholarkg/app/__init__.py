@@ -147,14 +147,16 @@ class App:
         from ..serve import Response
 
         try:
-            text, limit = self._named_text(request.query)
+            text, limit, offset = self._named_text(request.query)
         except (UsageError, QueryError, ValueError) as exc:
             return Response.text(400, str(exc))
-        return self._answer(text, limit)
+        return self._answer(text, limit, offset)
 
     # --- named queries ----------------------------------------------------------------------
 
-    def _named_text(self, query: dict[str, list[str]]) -> tuple[str, int | None]:
+    def _named_text(self, query: dict[str, list[str]]) -> tuple[str, int | None, int]:
+        """The named query's text for these values and this engine (with its ORDER BY, without
+        a page's LIMIT and OFFSET), the page's size and its offset."""
         from ..named import exact_values, get_named_query, inline_values
 
         values = {key: items[-1] for key, items in query.items()}
@@ -166,10 +168,7 @@ class App:
         q = get_named_query(name)
         bindings, exact = exact_values(q, q.bindings(values), self._written)
         engine = "memory" if self.endpoint.source.mode == "in-memory" else "disk"
-        text = inline_values(q.text_for(bindings, engine, exact), bindings)
-        if limit is not None:
-            text = text.rstrip() + f"\nLIMIT {limit + 1}" + (f" OFFSET {offset}" if offset else "") + "\n"
-        return text, limit
+        return inline_values(q.text_for(bindings, engine, exact), bindings), limit, offset
 
     def _written(self, lookup: str, value: str) -> list[tuple[str, bool]]:
         """The values a lookup of :func:`scholarkg.named.exact_values` finds, as (text, whether
@@ -184,16 +183,25 @@ class App:
             return [("", False)]
         return [(row["value"]["value"], row["plain"]["value"] == "true") for row in json.loads(body)["results"]["bindings"]]
 
-    def _answer(self, text: str, limit: int | None):
+    def _answer(self, text: str, limit: int | None, offset: int):
+        """The page of ``text``'s answer from ``offset``, one row more than ``limit`` asked to
+        tell whether there are more. On disk an engine puts the rows in order itself (see
+        :func:`scholarkg.serve.worker._page`); in memory Oxigraph's ``ORDER BY`` with the page's
+        ``LIMIT`` is the quicker. Either way the text sent back is the query with its page."""
+        from ..named import with_page
         from ..serve import Response
         from ..sparql import check_query
 
+        count = None if limit is None else limit + 1
+        paged = with_page(text, count, offset)
         try:
-            check_query(text, allow_remote=False)
+            check_query(paged, allow_remote=False)
         except QueryError as exc:
             return Response.text(400, str(exc))
-        answer = self.endpoint.engine.run({"op": "query", "text": text, "accept": "application/sparql-results+json",
-                                           "default_graph": None, "named_graphs": None})
+        job = {"op": "query", "text": paged, "accept": "application/sparql-results+json", "default_graph": None, "named_graphs": None}
+        if self.endpoint.source.mode != "in-memory":
+            job.update(op="page", text=text, count=count, offset=offset)
+        answer = self.endpoint.engine.run(job)
         body = answer.body if isinstance(answer.body, bytes) else _drain(answer.body)
         if answer.status != 200:
             return Response(answer.status, body, answer.type, headers=answer.headers)
@@ -203,7 +211,7 @@ class App:
         if limit is not None and bindings is not None and len(bindings) > limit:
             del bindings[limit:]
             more = True
-        payload = json.dumps({"query": text, "answer": result, "more": more}, ensure_ascii=False)
+        payload = json.dumps({"query": paged, "answer": result, "more": more}, ensure_ascii=False)
         return Response(200, payload.encode("utf-8"), "application/json; charset=utf-8",
                         headers={"X-Content-Type-Options": "nosniff", "Cache-Control": "no-store"})
 
