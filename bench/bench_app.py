@@ -170,14 +170,14 @@ def measure(base: str, plan: dict) -> dict:
         for name in plan["named"]:
             ours, theirs = [], []
             for _ in range(3):
-                seconds, text, rows = page.evaluate("""async (name) => {
+                seconds, text = page.evaluate("""async (name) => {
                     const t0 = performance.now(); const a = await window.SkgClient.named(name, {}, {limit: 25});
-                    return [(performance.now() - t0) / 1000, a.query, a.rows.length]; }""", name)
+                    return [(performance.now() - t0) / 1000, a.query]; }""", name)
                 ours.append(seconds)
                 theirs.append(page.evaluate("""async (text) => {
                     const t0 = performance.now(); await window.SkgClient.select(text);
                     return (performance.now() - t0) / 1000; }""", text))
-            out["pages"][name] = {"rows": rows, "named": statistics.median(ours), "query": statistics.median(theirs)}
+            out["pages"][name] = {"named": statistics.median(ours), "query": statistics.median(theirs)}
         browser.close()
     return out
 
