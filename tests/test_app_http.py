@@ -145,31 +145,53 @@ def test_paging_through_a_served_answer_on_disk_gives_the_stores_ordered_answer(
     assert served == [tuple(None if x is None else str(x) for x in row) for row in whole.rows]
 
 
+def _page_job(store, text: str, count: int, offset: int) -> list[tuple]:
+    """The rows of an engine's `page` job on ``store`` (a pyoxigraph store), as plain values."""
+    import socket
+
+    from scholarkg.serve import wire, worker
+
+    job = {"op": "page", "text": text, "count": count, "offset": offset, "accept": "application/sparql-results+json",
+           "default_graph": None, "named_graphs": None, "max_bytes": 1 << 24}
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        assert worker._answer(store, job, ours)["status"] == 200
+        theirs.setblocking(False)
+        data = b""
+        while True:
+            try:
+                data += wire.receive(theirs)[1]
+            except wire.Gone:  # nothing more was sent
+                break
+    names = json.loads(data)["head"]["vars"]
+    return [tuple(b[v]["value"] if v in b else None for v in names) for b in json.loads(data)["results"]["bindings"]]
+
+
+def _by_oxigraph(store, text: str) -> list[tuple]:
+    return [tuple(None if t is None else t.value for t in row) for row in store.query(text, use_default_graph_as_union=True)]
+
+
 def test_an_answer_too_long_to_order_in_an_engine_is_paged_by_oxigraph(seed_store, monkeypatch):
     """Past `PAGE_ROWS` rows an engine leaves the order and the page to Oxigraph's own ORDER BY,
     LIMIT and OFFSET: the rows the named query's text with that page gives."""
-    import socket
-
     from scholarkg.named import get_named_query, with_page
-    from scholarkg.serve import wire, worker
+    from scholarkg.serve import worker
 
     monkeypatch.setattr(worker, "PAGE_ROWS", 3)
     text = inline_values(get_named_query("author-papers").text_for({"author": ""}, "disk"), {"author": ""})
-    job = {"op": "page", "text": text, "count": 4, "offset": 2, "accept": "application/sparql-results+json",
-           "default_graph": None, "named_graphs": None, "max_bytes": 1 << 24}
     with open_for_query(seed_store, memory_budget=0) as opened:
-        ours, theirs = socket.socketpair()
-        with ours, theirs:
-            assert worker._answer(opened.ox, job, ours)["status"] == 200
-            theirs.setblocking(False)
-            data = b""
-            while True:
-                try:
-                    data += wire.receive(theirs)[1]
-                except wire.Gone:  # nothing more was sent
-                    break
-        by_oxigraph = [tuple(None if t is None else t.value for t in row)
-                       for row in opened.ox.query(with_page(text, 4, 2), use_default_graph_as_union=True)]
-    names = json.loads(data)["head"]["vars"]
-    paged = [tuple(b[v]["value"] if v in b else None for v in names) for b in json.loads(data)["results"]["bindings"]]
-    assert len(paged) == 4 and paged == by_oxigraph
+        paged = _page_job(opened.ox, text, 4, 2)
+        assert len(paged) == 4 and paged == _by_oxigraph(opened.ox, with_page(text, 4, 2))
+
+
+def test_an_engine_pages_distinct_rows_as_oxigraph_does():
+    """An engine runs the text without its DISTINCT and drops the repeated rows itself, before
+    it cuts the page."""
+    import pyoxigraph as ox
+
+    from scholarkg.named import with_page
+
+    store = ox.Store()
+    store.load(b"".join(b"<urn:s%d> <urn:t> \"title %d\" .\n" % (n, n % 3) for n in range(9)), ox.RdfFormat.N_TRIPLES)
+    text = "SELECT DISTINCT ?t WHERE { ?s <urn:t> ?t } ORDER BY DESC(?t)\n"
+    assert _page_job(store, text, 2, 1) == _by_oxigraph(store, with_page(text, 2, 1)) == [("title 1",), ("title 0",)]

@@ -31,11 +31,15 @@ CASES += [(name, {}) for name, q in sorted(named_queries().items()) if not q.par
 CASES += [("author-entities", {"author": "maojia song", "source": "curated"}),
           ("entity-links", {"entity": "grpo", "source": "extracted"})]
 
-# Co-authors, so that co-author pairs and their counts have something to count.
+# Co-authors, so that co-author pairs and their counts have something to count; and two papers
+# with one title, year and abstract, so that the queries that select DISTINCT rows have
+# repeated rows to drop.
 EXTRA = [
     {"title": "Group Relative Policy Optimization for Agents", "year": 2024, "authors": ["Maojia Song", "Ada Lovelace"],
      "abstract": "We train agents with GRPO and evaluate them on BrowseComp, reaching 41.2% accuracy."},
     {"title": "Browsing Agents Revisited", "year": 2025, "authors": ["Ada Lovelace", "Alan Turing", "Maojia Song"],
+     "abstract": "We introduce WebTrail, a benchmark for browsing agents, and compare GRPO with PPO on BrowseComp."},
+    {"arxiv_id": "2503.00042", "title": "Browsing Agents Revisited", "year": 2025, "authors": ["Grace Hopper"],
      "abstract": "We introduce WebTrail, a benchmark for browsing agents, and compare GRPO with PPO on BrowseComp."},
 ]
 
@@ -114,6 +118,38 @@ def test_the_answers_are_not_empty_where_the_data_has_something(sources):
     assert all(got[name] > 0 for name in got), got
     pairs = run_named(sources["memory"], "coauthors", {"author": "Ada Lovelace"}).to_dicts()
     assert {(r["coauthor"], r["sharedPapers"], r["papers"]) for r in pairs} == {("Maojia Song", "2", "2"), ("Alan Turing", "1", "2")}
+
+
+def test_repeated_rows_are_dropped_where_the_query_selects_distinct_rows(sources):
+    """The stores' engines run a named query's text without its DISTINCT and drop repeated
+    rows while reading them; the two papers with one title repeat rows of ``evidence`` and
+    ``entity-papers`` (the agreement with rdflib, which runs DISTINCT itself, is checked above)."""
+    from scholarkg.named import prepare_named
+
+    for name in ("evidence", "entity-papers"):
+        values = {"entity": "WebTrail"}
+        for engine in ("disk", "memory"):
+            p = prepare_named(sources[engine], name, values)
+            assert p.distinct and "DISTINCT" not in p.text.split("WHERE")[0], (engine, name)
+            rows = run_named(sources[engine], name, values).rows
+            assert rows and len(rows) == len(set(rows)), (engine, name)
+        repeated = run_query(sources["rdflib"], p.text, p.bindings).rows
+        assert len(repeated) > len(set(repeated)) == len(rows), name
+
+
+def test_distinct_is_left_to_the_reader_only_where_dropping_repeated_lines_is_the_same():
+    from scholarkg.named import distinct_in_python
+
+    head = "PREFIX x: <urn:x#>\n"
+    assert distinct_in_python(head + "SELECT DISTINCT ?a ?b WHERE { ?a x:p ?b }\n") == \
+        (head + "SELECT ?a ?b WHERE { ?a x:p ?b }\n", True)
+    assert distinct_in_python("select distinct ?a WHERE { ?a ?p ?o }") == ("select ?a WHERE { ?a ?p ?o }", True)
+    for kept in ("SELECT DISTINCT ?a WHERE { ?a ?p ?o } LIMIT 5",  # DISTINCT comes before the page
+                 "SELECT DISTINCT ?a WHERE { ?a ?p ?o } OFFSET 5",
+                 "SELECT REDUCED ?a WHERE { ?a ?p ?o }",
+                 "SELECT ?a WHERE { { SELECT DISTINCT ?a WHERE { ?a ?p ?o } } }",
+                 "SELECT ?a WHERE { ?a ?p ?o }"):
+        assert distinct_in_python(kept) == (kept, False), kept
 
 
 def test_every_variant_is_used_by_some_parameter_setting():

@@ -5,7 +5,8 @@ The ``ORDER BY`` of a named query (variables, ``ASC``/``DESC``) is applied here,
 the rows the engine returns unordered (:func:`run_named`): on a store on disk an engine sorts by
 decoding every compared term from the database, which costs more than the query itself, and
 doing it here gives every engine the same order, ties included. ``limit`` and ``offset`` then
-page the ordered answer.
+page the ordered answer. On a store, a ``SELECT DISTINCT`` runs without its ``DISTINCT`` too,
+and the rows are made distinct as they are read (:func:`scholarkg.named.distinct_in_python`).
 
 Every query is checked before it runs (:func:`check_query`, from
 :mod:`scholarkg.sparql_check`, which the SPARQL endpoint uses too): no ``SERVICE``, ``LOAD`` or
@@ -365,7 +366,8 @@ def run_named(
         from .store.read import run_store_query
 
         result = run_store_query(source, p.text, p.bindings, allow_remote=allow_remote, hidden=hidden,
-                                 timeout=timeout or STORE_TIMEOUT, max_rows=max_rows or STORE_ROWS)
+                                 timeout=timeout or STORE_TIMEOUT, max_rows=max_rows or STORE_ROWS,
+                                 distinct=p.distinct)
         for param in p.exact:  # the answer binds the parameter as given, as the general text does
             if param in result.vars and p.bindings[param] != p.given[param]:
                 i, value = result.vars.index(param), Literal(p.given[param])

@@ -113,24 +113,25 @@ def _page(store, job: dict, sock: socket.socket) -> dict:
     """Rows ``offset`` to ``offset + count`` (all from ``offset`` when ``count`` is None) of the
     SELECT ``text`` in the order of its ``ORDER BY``, as SPARQL JSON results.
 
-    The text runs without its ``ORDER BY`` and the rows are put in order here, as
-    :func:`scholarkg.sparql.run_named` orders them: on a store on disk, Oxigraph's ``ORDER BY``
+    The text runs without its ``ORDER BY`` (and ``DISTINCT``), and the rows are made distinct
+    and put in order here, as :func:`scholarkg.sparql.run_named` does: on a store on disk, Oxigraph's ``ORDER BY``
     reads the text of the terms it compares from the database at each comparison, and a page of
     the largest named answers took 2 to 4 times as long so. An answer of more than
     ``PAGE_ROWS`` rows is left to the engine's ``ORDER BY``, ``LIMIT`` and ``OFFSET``.
     """
     import pyoxigraph as ox
 
-    from ..named import order_in_python, with_page
+    from ..named import distinct_in_python, order_in_python, with_page
     from ..sparql import QueryResult, put_in_order
     from ..store.terms import solution_rows
 
     text, keys, sort_only = order_in_python(job["text"])
+    text, distinct = distinct_in_python(text)
     answer = store.query(text, use_default_graph_as_union=True)
     if not isinstance(answer, ox.QuerySolutions):
         raise ValueError("only a SELECT answer is sent a page at a time")
     names = [v.value for v in answer.variables]
-    rows, more = solution_rows(answer, PAGE_ROWS)
+    rows, more = solution_rows(answer, PAGE_ROWS, distinct)
     count, offset = job.get("count"), job.get("offset", 0)
     if more:
         return _answer(store, {**job, "op": "query", "text": with_page(job["text"], count, offset)}, sock)

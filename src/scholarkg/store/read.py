@@ -49,14 +49,17 @@ def run_store_query(
     hidden: tuple[str, ...] = (),
     timeout: float = DEFAULT_TIMEOUT,
     max_rows: int = DEFAULT_MAX_ROWS,
+    distinct: bool = False,
 ) -> QueryResult:
     """Run SPARQL ``text`` on a store (a :class:`GraphStore`, or one opened by
-    :func:`scholarkg.store.open_for_query`); same result type as :func:`scholarkg.sparql.run_query`."""
+    :func:`scholarkg.store.open_for_query`); same result type as :func:`scholarkg.sparql.run_query`.
+    With ``distinct``, a SELECT answer's rows are made distinct here, for a text whose
+    ``DISTINCT`` was taken out (:func:`scholarkg.named.distinct_in_python`)."""
     check_query(text, allow_remote=allow_remote)
 
     def work() -> QueryResult:
         try:
-            return _collect(evaluate(store, text, bindings), max_rows, hidden)
+            return _collect(evaluate(store, text, bindings), max_rows, hidden, distinct)
         except SyntaxError as exc:
             raise QueryError(f"SPARQL error: {' '.join(str(exc).split())[:300]}") from exc
         except OSError as exc:
@@ -94,14 +97,14 @@ def _with_timeout(work, timeout: float):
     return outcome["value"]
 
 
-def _collect(answer, max_rows: int, hidden: tuple[str, ...]) -> QueryResult:
+def _collect(answer, max_rows: int, hidden: tuple[str, ...], distinct: bool = False) -> QueryResult:
     import pyoxigraph as ox
 
     if isinstance(answer, ox.QueryBoolean):
         return QueryResult("ASK", boolean=bool(answer))
     if isinstance(answer, ox.QuerySolutions):
         names = [v.value for v in answer.variables]
-        rows, more = solution_rows(answer, max_rows)
+        rows, more = solution_rows(answer, max_rows, distinct)
         if more:
             log.warning("the result was cut at %d rows (see --max-rows)", max_rows)
         return QueryResult("SELECT", names, rows, hidden=hidden)

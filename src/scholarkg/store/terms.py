@@ -97,9 +97,11 @@ def _parsed(cell: str):
     return to_rdflib(solution[0])
 
 
-def solution_rows(answer, max_rows: int) -> tuple[list[tuple], bool]:
+def solution_rows(answer, max_rows: int, distinct: bool = False) -> tuple[list[tuple], bool]:
     """The rows of a pyoxigraph SELECT answer as tuples of rdflib terms (None where unbound),
-    at most ``max_rows`` of them, and whether there were more."""
+    at most ``max_rows`` of them, and whether there were more; with ``distinct``, each row once,
+    where it first comes (a term's TSV text is the same wherever it comes, so equal rows are
+    equal lines). ``max_rows`` counts the rows as the engine gave them, repeats included."""
     import pyoxigraph as ox
 
     width = len(answer.variables)
@@ -112,6 +114,8 @@ def solution_rows(answer, max_rows: int) -> tuple[list[tuple], bool]:
     data = b"".join(out.parts)
     data = data[: data.rfind(b"\n") + 1]  # whole lines: the writer may have stopped inside one
     lines = data.decode("utf-8").split("\n")[1:-1][:max_rows]  # after the header, before the last break
+    if distinct:
+        lines = list(dict.fromkeys(lines))
     if not width:
         return [()] * len(lines), out.full
     cell = _Terms().__getitem__
