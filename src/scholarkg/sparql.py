@@ -21,10 +21,12 @@ import csv
 import io
 import json
 import logging
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from itertools import compress
 from operator import itemgetter
 
 from rdflib import BNode, Graph, Literal, URIRef
@@ -83,8 +85,10 @@ def order_rows(names: list[str], rows: list[tuple], keys: list[tuple[str, bool]]
 
     Each key column's distinct terms are sorted once and ranked, the ranks of a row's key
     columns are folded into one integer (mixed radix, a descending column's ranks reversed), and
-    the rows are sorted once on those integers; only the rows that tie on all of them also
-    compare their whole values.
+    the rows are sorted once on those integers. Only the runs of rows that tie on all of them
+    are sorted again, on their whole values: sorting every row on a pair of its integer and its
+    values took 1.2 to 1.33 times as long on the answers with ties among the largest named
+    answers at 2,800 records (paired runs).
     """
     made: dict[int, tuple] = {}  # answers repeat their terms (often the same object): each key made once
 
@@ -94,7 +98,7 @@ def order_rows(names: list[str], rows: list[tuple], keys: list[tuple[str, bool]]
             found = made[id(term)] = _sort_key(term)
         return found
 
-    combined = [0] * len(rows)
+    combined: list[int] | None = None
     for i, descending in ((names.index(name), descending) for name, descending in keys if name in names):
         column = list(map(itemgetter(i), rows))
         ids = list(map(id, column))
@@ -105,17 +109,23 @@ def order_rows(names: list[str], rows: list[tuple], keys: list[tuple[str, bool]]
             if n < 0 or sort_key != last:
                 n, last = n + 1, sort_key
             rank[ident] = n
-        size = n + 1
-        ranks = map(rank.__getitem__, ids)
         if descending:
-            ranks = (n - r for r in ranks)
-        combined = [c * size + r for c, r in zip(combined, ranks)]
-    if len(set(combined)) < len(rows):  # ties: their whole values break them
+            rank = {ident: n - r for ident, r in rank.items()}
+        ranks = map(rank.__getitem__, ids)
+        combined = list(ranks) if combined is None else [c * (n + 1) + r for c, r in zip(combined, ranks)]
+    if combined is None:  # no key: every row ties
+        combined = [0] * len(rows)
+    order = sorted(range(len(rows)), key=combined.__getitem__)
+    if len(set(combined)) < len(rows):  # ties: each run of them ordered by the rows' whole values
         counts = Counter(combined)
-        decorated: list = [(c, tuple(map(key, row)) if counts[c] > 1 else ()) for c, row in zip(combined, rows)]
-    else:
-        decorated = combined
-    order = sorted(range(len(rows)), key=decorated.__getitem__)
+        ordered = list(map(combined.__getitem__, order))
+
+        def whole(n: int) -> tuple:
+            return tuple(map(key, rows[n]))
+        for tied in compress(counts.keys(), map((1).__lt__, counts.values())):
+            start = bisect_left(ordered, tied)
+            end = start + counts[tied]
+            order[start:end] = sorted(order[start:end], key=whole)
     return [rows[n] for n in order]
 
 
