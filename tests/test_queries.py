@@ -188,6 +188,31 @@ def test_rows_are_ordered_by_their_keys_and_ties_by_their_values():
     check()
 
 
+def test_the_garbage_collector_is_paused_only_while_rows_are_made_and_ordered():
+    import gc
+
+    from rdflib import Literal
+
+    from scholarkg.gcpause import paused_gc
+    from scholarkg.sparql import order_rows
+
+    seen = []
+    rows = [(Literal(n % 3), Literal(n)) for n in range(10)]
+    with paused_gc():
+        seen.append(gc.isenabled())
+        with paused_gc():
+            seen.append(gc.isenabled())
+        seen.append(gc.isenabled())
+    assert seen == [False, False, False] and gc.isenabled()
+    assert order_rows(["a", "b"], rows, [("a", True)])[0] == (Literal(2), Literal(2)) and gc.isenabled()
+    gc.disable()
+    try:
+        order_rows(["a", "b"], rows, [("a", False)])
+        assert not gc.isenabled()  # left as it was
+    finally:
+        gc.enable()
+
+
 def test_a_variant_written_for_an_engine_is_chosen_only_there(tmp_path):
     from scholarkg.named import _parse_named
 

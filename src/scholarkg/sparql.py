@@ -33,6 +33,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.term import Node
 
 from .errors import QueryError, UsageError
+from .gcpause import paused_gc
 from .isolate import Crashed, TimedOut, run_isolated
 from .named import prepare_named
 from .sparql_check import MAX_NESTING, MAX_QUERY_CHARS, check_query
@@ -81,7 +82,14 @@ def _sort_key(term):
 
 
 def order_rows(names: list[str], rows: list[tuple], keys: list[tuple[str, bool]]) -> list[tuple]:
-    """``rows`` in the order of ``keys`` (variable, descending); ties in the order of their values.
+    """``rows`` in the order of ``keys`` (variable, descending); ties in the order of their values
+    (see :func:`_order_rows`), with the garbage collector paused (:mod:`scholarkg.gcpause`)."""
+    with paused_gc():
+        return _order_rows(names, rows, keys)
+
+
+def _order_rows(names: list[str], rows: list[tuple], keys: list[tuple[str, bool]]) -> list[tuple]:
+    """``rows`` in the order of ``keys``.
 
     Each key column's distinct terms are sorted once and ranked, the ranks of a row's key
     columns are folded into one integer (mixed radix, a descending column's ranks reversed), and

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from rdflib import Literal, URIRef
 
+from ..gcpause import paused_gc
 from ..graph.terms import to_rdflib as _to_rdflib
 
 __all__ = ["to_rdflib", "solution_rows"]
@@ -119,4 +120,5 @@ def solution_rows(answer, max_rows: int, distinct: bool = False) -> tuple[list[t
     if not width:
         return [()] * len(lines), out.full
     cell = _Terms().__getitem__
-    return [tuple(map(cell, line.split("\t"))) for line in lines], out.full
+    with paused_gc():
+        return [tuple(map(cell, line.split("\t"))) for line in lines], out.full
