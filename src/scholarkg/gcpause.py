@@ -5,8 +5,8 @@ keys. None of them is garbage yet, but each few hundred new objects start a coll
 walks every young object, and the older generations are walked too as they fill: making the
 rows of the largest named answers at 2,800 records from their TSV text took about twice as
 long with the collector running as with it paused, and whole answers of
-:func:`scholarkg.sparql.run_named` up to 1.2 times as long (paired runs). Reference counting still frees what is dropped meanwhile;
-only cycles wait until the collector runs again.
+:func:`scholarkg.sparql.run_named` up to 1.2 times as long (paired runs). Reference counting
+still frees what is dropped meanwhile; only cycles wait until the collector runs again.
 """
 
 from __future__ import annotations

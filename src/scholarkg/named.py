@@ -302,8 +302,8 @@ def distinct_in_python(text: str) -> tuple[str, bool]:
     Oxigraph makes an answer distinct by hashing the terms of each row; dropping repeated lines
     of its TSV text costs less. At 2,800 records, in paired runs, the whole answer came 1.32
     times as fast so for ``entity-links`` in memory (1.19 on disk), 1.06 for ``entity-papers``
-    and 1.01-1.05 for ``evidence``. A query with its own ``LIMIT`` or ``OFFSET`` keeps ``DISTINCT``,
-    which comes before them; so does ``REDUCED`` and any ``DISTINCT`` inside a subquery."""
+    and 1.01-1.05 for ``evidence``. A query with its own ``LIMIT`` or ``OFFSET`` keeps its
+    ``DISTINCT``, which comes before them; so do ``REDUCED`` and a subquery's ``DISTINCT``."""
     m = _SELECT.search(text)
     if m is None or (m.group("modifier") or "").strip().upper() != "DISTINCT" or _PAGED.search(text[text.rfind("}"):]):
         return text, False

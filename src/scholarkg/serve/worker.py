@@ -114,9 +114,9 @@ def _page(store, job: dict, sock: socket.socket) -> dict:
     SELECT ``text`` in the order of its ``ORDER BY``, as SPARQL JSON results.
 
     The text runs without its ``ORDER BY`` (and ``DISTINCT``), and the rows are made distinct
-    and put in order here, as :func:`scholarkg.sparql.run_named` does: on a store on disk, Oxigraph's ``ORDER BY``
-    reads the text of the terms it compares from the database at each comparison, and a page of
-    the largest named answers took 2 to 4 times as long so. An answer of more than
+    and put in order here, as :func:`scholarkg.sparql.run_named` does: on a store on disk,
+    Oxigraph's ``ORDER BY`` reads the text of the terms it compares from the database at each
+    comparison, and a page of the largest named answers took 2 to 4 times as long so. An answer of more than
     ``PAGE_ROWS`` rows is left to the engine's ``ORDER BY``, ``LIMIT`` and ``OFFSET``.
     """
     import pyoxigraph as ox
