@@ -116,13 +116,13 @@ def _page(store, job: dict, sock: socket.socket) -> dict:
     The text runs without its ``ORDER BY`` (and ``DISTINCT``), and the rows are made distinct
     and put in order here, as :func:`scholarkg.sparql.run_named` does: on a store on disk,
     Oxigraph's ``ORDER BY`` reads the text of the terms it compares from the database at each
-    comparison, and a page of the largest named answers took 2 to 4 times as long so. An answer of more than
-    ``PAGE_ROWS`` rows is left to the engine's ``ORDER BY``, ``LIMIT`` and ``OFFSET``.
+    comparison, and a page of the largest named answers took 2 to 4 times as long so. An answer
+    of more than ``PAGE_ROWS`` rows is left to the engine's ``ORDER BY``, ``LIMIT`` and ``OFFSET``.
     """
     import pyoxigraph as ox
 
     from ..named import distinct_in_python, order_in_python, with_page
-    from ..sparql import QueryResult, put_in_order
+    from ..sparql import QueryResult, page, put_in_order
     from ..store.terms import solution_rows
 
     text, keys, sort_only = order_in_python(job["text"])
@@ -135,8 +135,7 @@ def _page(store, job: dict, sock: socket.socket) -> dict:
     count, offset = job.get("count"), job.get("offset", 0)
     if more:
         return _answer(store, {**job, "op": "query", "text": with_page(job["text"], count, offset)}, sock)
-    result = put_in_order(QueryResult("SELECT", names, rows), keys, sort_only)
-    result.rows = result.rows[offset: None if count is None else offset + count]
+    result = page(put_in_order(QueryResult("SELECT", names, rows), keys, sort_only), count, offset)
     out = _Frames(sock, job["max_bytes"])
     out.write(result.format("json").encode("utf-8"))
     out.flush()
