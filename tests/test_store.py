@@ -711,6 +711,53 @@ def test_a_build_keeps_what_did_not_change_and_exports_what_a_fresh_build_export
         assert run_store_query(s, 'ASK { ?e <https://w3id.org/scholarkg/ontology#searchKey> " ppo" }').boolean
 
 
+def _blocks(store) -> list[tuple]:
+    import sqlite3
+
+    with sqlite3.connect(store / "manifest.sqlite") as db:
+        return db.execute("SELECT graph, unit, text, turtle, lines FROM blocks ORDER BY graph, unit").fetchall()
+
+
+def test_a_store_build_makes_each_blocks_turtle_as_it_puts_it_and_completes_blocks_without_one(tmp_path):
+    """A store build keeps each block's Turtle, statements and classes as it puts the block,
+    the same that the snapshot step makes from the block's text. Blocks an earlier version left
+    without them (its builds left every block so until their snapshot step, here one that
+    stopped before it) are completed by the next build, which then exports what a fresh build
+    exports."""
+    import sqlite3
+
+    from scholarkg.store.emit import ENTITIES, PAIRS, SHARED
+    from scholarkg.store.manifest import unpack_text
+    from scholarkg.store.snapshot import kept_counts, turtle_body
+
+    papers = {i: record(i, f"We train GRPO and PPO on MMLU and ALE ({i}).", authors=("Ada Lovelace", f"Author {i}"))
+              for i in range(1, 6)}
+    first = write_jsonl(tmp_path / "a.jsonl", list(papers.values()))
+    store = tmp_path / "s"
+    build_store([first], store, extractor=extract)
+    blocks = _blocks(store)
+    assert {ENTITIES, PAIRS, SHARED} <= {graph for graph, *_ in blocks} and len(blocks) > 10
+    for graph, unit, text, turtle, lines in blocks:
+        assert turtle is not None and unpack_text(turtle) == turtle_body(unpack_text(text)), (graph, unit)
+        assert lines == unpack_text(text).count(b"\n")
+    assert sum(lines for *_, lines in blocks) == len(quads(store))
+    assert kept_counts(store)[1] == _classes_in_graph(store)
+
+    with sqlite3.connect(store / "manifest.sqlite") as db:  # as an earlier version's build left them, stopped
+        db.execute("UPDATE blocks SET turtle = NULL, lines = NULL")  # before its snapshot step: the next build
+        db.execute("DELETE FROM block_types")  # puts every shared block again, most with the text they have
+        db.execute("UPDATE meta SET value = '1' WHERE name = 'unfinished'")
+    papers.update({3: record(3, "We train DPO on MMLU."), 9: record(9, "PPO on ALE.")})  # one changed, one new
+    build_store([write_jsonl(tmp_path / "b.jsonl", [papers[3], papers[9]])], store, extractor=extract)
+    fresh = tmp_path / "fresh"
+    build_store([write_jsonl(tmp_path / "all.jsonl", list(papers.values()))], fresh, extractor=extract)
+    assert all(turtle is not None and lines is not None for *_, turtle, lines in _blocks(store))
+    for fmt in ("turtle", "ntriples", "nquads"):
+        assert exported(store, fmt) == exported(fresh, fmt), fmt
+    assert kept_counts(store) == kept_counts(fresh)
+    assert kept_counts(store)[1] == _classes_in_graph(store)
+
+
 def test_a_build_that_writes_much_of_the_store_compacts_its_database_and_a_small_one_does_not(tmp_path, caplog):
     store = tmp_path / "s"
     papers = [record(i, "We train with GRPO on MMLU.", authors=(f"Author {i}", "Ada Lovelace")) for i in range(60)]

@@ -238,6 +238,7 @@ class _Builder:
         # their text for the snapshot; the next one then keeps the text of every shared node again.
         self.resumed = self.m.get_meta("unfinished") == "1"
         self.m.set_meta("unfinished", "1")
+        self.m.describe_blocks = snapshot  # a store keeps each block's Turtle: made as the block is put
         linked = self.m.take_linked_state()
         self.m.watch_members()
         self._timed("read and extract", self._extract, records)

@@ -28,7 +28,6 @@ from ..graph.cooccurrence import MIN_SHARED, coauthor_ntriples, count_triples, p
 from .batches import chunks
 from .disk import FORMAT as STORE_FORMAT
 from .emit import CURATIONS, ENTITIES, PAIRS, SHARED, as_nquads, ntriples
-from .manifest import pack_text
 
 __all__ = ["write_aggregates", "remove_subjects", "unit_of"]
 
@@ -99,11 +98,11 @@ class _Blocks:
 
     def __init__(self, manifest, graph: str):
         self.m, self.graph = manifest, graph
-        self.put: list[tuple[str, str, bytes]] = []
+        self.put: list[tuple[str, str, bytes]] = []  # (graph, unit, N-Triples text)
         self.gone: list[tuple[str, str]] = []
 
     def set(self, subject: str, text: bytes) -> None:
-        self.put.append((self.graph, unit_of(subject), pack_text(text)))
+        self.put.append((self.graph, unit_of(subject), text))
 
     def drop(self, subject: str) -> None:
         self.gone.append((self.graph, unit_of(subject)))

@@ -24,12 +24,13 @@ what to rewrite without reading the graph back:
   graph describes, sharing two or more), so that a build counts pairs by what it changed;
 - ``blocks``: the sorted N-Triples text of every part of the graph (a record's graph, or one
   subject of a shared graph), compressed, with its Turtle and its number of statements (made
-  at the end of the build that changed it): the sorted snapshot exports stream
-  (:mod:`scholarkg.store.snapshot`) without reading the graph back; ``block_lines``: the sum
-  of the blocks' statements, kept by triggers on ``blocks`` (a build reads the graph's size
-  from it instead of summing every block); ``block_types``: how many subjects of each class
-  a build reports each block types, and ``type_totals`` their sums, kept by triggers as
-  blocks change (the counts a build reports, without counting the whole graph);
+  as a store build puts the block, or by the snapshot step for a block without them): the
+  sorted snapshot exports stream (:mod:`scholarkg.store.snapshot`) without reading the graph
+  back; ``block_lines``: the sum of the blocks' statements, kept by triggers on ``blocks`` (a
+  build reads the graph's size from it instead of summing every block); ``block_types``: how
+  many subjects of each class a build reports each block types, and ``type_totals`` their
+  sums, kept by triggers as blocks change (the counts a build reports, without counting the
+  whole graph);
 - ``search``: a digest of each node's entry in the search index (:mod:`scholarkg.store.search`);
   ``search_touched``: the blocks added, changed or dropped since the index was last brought up
   to date (with the text a changed or dropped block had), kept by triggers on ``blocks`` while
@@ -152,7 +153,8 @@ INSERT INTO {kind}_keys VALUES (old.key); END;
 # The blocks whose Turtle is still to be made, the sum of the blocks' statements, and the
 # subjects of each class, kept as blocks change: a build that changed a few blocks then reads
 # a few rows, not the whole table. A block's classes are counted when its Turtle is made
-# (scholarkg.store.snapshot.write_store_snapshot) and forgotten when its text changes.
+# (scholarkg.store.snapshot.described_blocks, or write_store_snapshot for a block put without
+# it) and forgotten when its text changes.
 _BLOCK_LINES = """
 CREATE INDEX IF NOT EXISTS blocks_unwritten ON blocks (graph, unit) WHERE turtle IS NULL;
 CREATE TRIGGER IF NOT EXISTS block_lines_added AFTER INSERT ON blocks WHEN new.lines IS NOT NULL
@@ -295,6 +297,9 @@ class Manifest:
     """SQLite bookkeeping of one store (see the module docstring)."""
 
     def __init__(self, path: Path):
+        # whether put_blocks makes each block's Turtle, statements and classes as it keeps its
+        # text (a store build, which keeps a snapshot), or leaves them to the snapshot step
+        self.describe_blocks = False
         try:
             self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -408,16 +413,29 @@ class Manifest:
         with self.transaction():
             self.db.executemany("UPDATE records SET digest = ? WHERE key = ?", ((e.digest, e.key) for e in emissions))
             self.db.executemany("INSERT OR IGNORE INTO shared VALUES (?)", ((s,) for e in emissions for s in e.subjects))
-            self.put_blocks((e.graph, "", pack_text(e.own)) for e in emissions)
+            self.put_blocks((e.graph, "", e.own) for e in emissions)
 
     # blocks (call inside a transaction) ----------------------------------------------------
 
     def put_blocks(self, rows: Iterable[tuple[str, str, bytes]]) -> None:
-        """Keep the text of parts of the graph: (graph, unit, packed text). A text that differs
-        from the one kept marks the snapshot stale, in the same transaction."""
+        """Keep the text of parts of the graph: (graph, unit, N-Triples text). A text that
+        differs from the one kept marks the snapshot stale, in the same transaction. With
+        :attr:`describe_blocks`, each block's Turtle, statements and classes are kept with it
+        (a block whose text is unchanged and already has them is left as it is)."""
         before = self.db.total_changes
-        self.db.executemany("INSERT INTO blocks (graph, unit, text) VALUES (?, ?, ?) ON CONFLICT (graph, unit) "
-                            "DO UPDATE SET text = excluded.text, turtle = NULL, lines = NULL WHERE text != excluded.text", rows)
+        if self.describe_blocks:
+            from .snapshot import described_blocks
+
+            blocks, typed = described_blocks(rows)
+            self.db.executemany("INSERT INTO blocks (graph, unit, text, turtle, lines) VALUES (?, ?, ?, ?, ?) "
+                                "ON CONFLICT (graph, unit) DO UPDATE SET text = excluded.text, turtle = excluded.turtle, "
+                                "lines = excluded.lines WHERE text != excluded.text OR turtle IS NULL", blocks)
+            # a block's classes were forgotten when its text changed (trigger block_types_changed)
+            self.db.executemany("INSERT OR IGNORE INTO block_types VALUES (?, ?, ?, ?)", typed)
+        else:
+            self.db.executemany("INSERT INTO blocks (graph, unit, text) VALUES (?, ?, ?) ON CONFLICT (graph, unit) "
+                                "DO UPDATE SET text = excluded.text, turtle = NULL, lines = NULL WHERE text != excluded.text",
+                                ((graph, unit, pack_text(text)) for graph, unit, text in rows))
         if self.db.total_changes != before:
             self.set_meta("snapshot", "stale")
 

@@ -11,7 +11,7 @@ together. The same blocks give the same bytes, whatever the order the records we
 - Turtle: those statements, in that order, as pyoxigraph's Turtle writer writes them with the
   project's prefixes. A block's subjects are its own, so the Turtle of the whole is the
   prefixes followed by the Turtle of each block: a store build keeps each block's Turtle beside
-  its text, made when the block changes;
+  its text, made as it puts a new or changed block (:func:`described_blocks`);
 - N-Quads (stores only): the same lines, each in its named graph.
 
 ``build --out`` writes N-Triples and Turtle as ``graph.nt`` and ``graph.ttl``. A store keeps
@@ -38,6 +38,7 @@ __all__ = [
     "write_jsonld",
     "turtle_prefixes",
     "turtle_body",
+    "described_blocks",
     "snapshot_chunks",
     "store_snapshot",
     "write_store_snapshot",
@@ -60,6 +61,11 @@ def turtle_prefixes() -> dict[str, str]:
 
 
 @functools.cache
+def _writer_prefixes() -> dict[str, str]:
+    return turtle_prefixes()  # one dict for every writer call (the writer does not change it)
+
+
+@functools.cache
 def _prefixes() -> tuple[tuple[str, str], ...]:
     # made once: a build writes the Turtle of tens of thousands of blocks, one writer call each
     from ..graph import iri
@@ -78,7 +84,7 @@ def _turtle(ntriples: bytes) -> bytes:
 
     out = io.BytesIO()
     ox.serialize(ox.parse(ntriples, format=ox.RdfFormat.N_TRIPLES, **OWN_TEXT), out, ox.RdfFormat.TURTLE,
-                 prefixes=turtle_prefixes())
+                 prefixes=_writer_prefixes())
     return out.getvalue()
 
 
@@ -371,9 +377,23 @@ def _classes(data: bytes) -> Counter:
     return found
 
 
+def described_blocks(rows) -> tuple[list[tuple], list[tuple]]:
+    """The rows of ``blocks`` for (graph, unit, N-Triples text): (graph, unit, packed text,
+    packed Turtle, statements); and the rows of ``block_types`` for their classes: (graph,
+    unit, class, subjects)."""
+    from .manifest import pack_text
+
+    blocks, typed = [], []
+    for graph, unit, data in rows:
+        blocks.append((graph, unit, pack_text(data), pack_text(turtle_body(data)), data.count(b"\n")))
+        typed.extend((graph, unit, name, n) for name, n in _classes(data).items())
+    return blocks, typed
+
+
 def _write_blocks(m, which: str, progress) -> None:
     """Make the Turtle, number of statements and classes of the blocks ``which`` selects (the
-    Turtle only where a block has none)."""
+    Turtle only where a block has none): the blocks of a store an earlier version built, or of
+    a build that did not describe its blocks as it put them."""
     from .manifest import pack_text, unpack_text
 
     last: tuple[str, str] = ("", "")
