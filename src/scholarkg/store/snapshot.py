@@ -329,8 +329,9 @@ def _file_pieces(path: str | Path) -> Iterator[bytes]:
 
 def write_store_snapshot(store, progress=None) -> int:
     """Bring a store's snapshot up to date after a build: the Turtle and the classes of every
-    block that has none yet (new or changed), and ``STORE/snapshot/info.json``, the number of
-    statements and of the subjects of each class; returns the number of statements."""
+    block that has none yet (a store build makes them as it puts a block; these are blocks an
+    earlier version put), and ``STORE/snapshot/info.json``, the number of statements and of
+    the subjects of each class; returns the number of statements."""
     import json
 
     from ..fileio import write_text
