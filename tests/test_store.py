@@ -758,6 +758,26 @@ def test_a_store_build_makes_each_blocks_turtle_as_it_puts_it_and_completes_bloc
     assert kept_counts(store)[1] == _classes_in_graph(store)
 
 
+def test_the_turtle_of_many_blocks_made_at_once_is_each_blocks_own_even_when_a_block_holds_the_end_line(tmp_path):
+    """Blocks' Turtle is made in one writer call and cut at a line ending each block; every
+    piece is the block's own Turtle: blocks with one or many subjects, an empty block, and a
+    block holding that very line (then each block is written alone)."""
+    from scholarkg.store.manifest import unpack_text
+    from scholarkg.store.snapshot import _BLOCK_END, turtle_bodies, turtle_body
+
+    store = tmp_path / "s"
+    papers = [record(i, "We train GRPO and PPO on MMLU and ALE.", authors=("Ada Lovelace", f"Author {i}")) for i in range(4)]
+    build_store([write_jsonl(tmp_path / "a.jsonl", papers)], store, extractor=extract)
+    texts = [unpack_text(text) for _, _, text, _, _ in _blocks(store)]
+    assert len(texts) > 10 and max(t.count(b"\n") for t in texts) > 50 and min(t.count(b"\n") for t in texts) < 10
+    texts.insert(3, b"")
+    own = [turtle_body(t) for t in texts]
+    assert turtle_bodies(texts) == own and all(own[i] for i in range(len(texts)) if i != 3)
+    odd = texts[:5] + [_BLOCK_END + texts[5]] + texts[6:]
+    assert turtle_bodies(odd) == [turtle_body(t) for t in odd]
+    assert turtle_bodies(texts[:1]) == own[:1] and turtle_bodies([]) == []
+
+
 def test_a_build_that_writes_much_of_the_store_compacts_its_database_and_a_small_one_does_not(tmp_path, caplog):
     store = tmp_path / "s"
     papers = [record(i, "We train with GRPO on MMLU.", authors=(f"Author {i}", "Ada Lovelace")) for i in range(60)]

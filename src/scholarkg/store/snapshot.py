@@ -38,6 +38,7 @@ __all__ = [
     "write_jsonld",
     "turtle_prefixes",
     "turtle_body",
+    "turtle_bodies",
     "described_blocks",
     "snapshot_chunks",
     "store_snapshot",
@@ -103,6 +104,28 @@ def turtle_body(ntriples: bytes) -> bytes:
     if not text.startswith(header):
         raise ValueError("pyoxigraph's Turtle writer did not start with the expected prefix lines")
     return text[len(header):]
+
+
+# Ends each block in the text :func:`turtle_bodies` writes in one call (a block holding this
+# very line is not cut wrongly: the pieces do not come out one per block, and each block is
+# then written alone).
+_BLOCK_END = b"<urn:scholarkg:block-end> <urn:scholarkg:block-end> \"\" .\n"
+
+
+def turtle_bodies(blocks: list[bytes]) -> list[bytes]:
+    """:func:`turtle_body` of each block of N-Triples, from one writer call for all of them:
+    the writer's own start (its prefix lines, which are most of a small block's Turtle) came
+    to four fifths of the time when each of the 28,495 co-author and entity pairs of a
+    1,016,600-statement store (four statements each) was one call. A line that no block holds
+    ends each block in the text written, and the Turtle is cut there: the writer ends a
+    subject's statements before a new subject, so each piece is what the block alone gives."""
+    if len(blocks) < 2:
+        return [turtle_body(b) for b in blocks]
+    text = turtle_body(b"".join(b + _BLOCK_END for b in blocks))
+    pieces = text.split(_BLOCK_END)
+    if len(pieces) != len(blocks) + 1 or pieces[-1]:  # the marker in a block after all: one call each
+        return [turtle_body(b) for b in blocks]
+    return pieces[:-1]
 
 
 def write_ntriples(manifest, output: IO[bytes]) -> int:
@@ -384,9 +407,10 @@ def described_blocks(rows) -> tuple[list[tuple], list[tuple]]:
     unit, class, subjects)."""
     from .manifest import pack_text
 
+    rows = list(rows)
     blocks, typed = [], []
-    for graph, unit, data in rows:
-        blocks.append((graph, unit, pack_text(data), pack_text(turtle_body(data)), data.count(b"\n")))
+    for (graph, unit, data), turtle in zip(rows, turtle_bodies([row[2] for row in rows])):
+        blocks.append((graph, unit, pack_text(data), pack_text(turtle), data.count(b"\n")))
         typed.extend((graph, unit, name, n) for name, n in _classes(data).items())
     return blocks, typed
 
@@ -402,12 +426,14 @@ def _write_blocks(m, which: str, progress) -> None:
     while rows := m.rows(f"SELECT graph, unit, text, turtle IS NULL FROM blocks WHERE {which} AND (graph, unit) > (?, ?) "
                          "ORDER BY graph, unit LIMIT 5000", last).fetchall():
         last = rows[-1][:2]
-        made, typed = [], []
-        for graph, unit, text, unwritten in rows:
+        unwritten, typed = [], []
+        for graph, unit, text, no_turtle in rows:
             data = unpack_text(text)
-            if unwritten:
-                made.append((pack_text(turtle_body(data)), data.count(b"\n"), graph, unit))
+            if no_turtle:
+                unwritten.append((data, graph, unit))
             typed.extend((graph, unit, name, n) for name, n in _classes(data).items())
+        made = [(pack_text(turtle), data.count(b"\n"), graph, unit)
+                for (data, graph, unit), turtle in zip(unwritten, turtle_bodies([u[0] for u in unwritten]))]
         with m.transaction() as db:
             db.executemany("UPDATE blocks SET turtle = ?, lines = ? WHERE graph = ? AND unit = ?", made)
             db.executemany("INSERT INTO block_types VALUES (?, ?, ?, ?)", typed)
