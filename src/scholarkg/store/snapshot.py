@@ -68,7 +68,7 @@ def _writer_prefixes() -> dict[str, str]:
 
 @functools.cache
 def _prefixes() -> tuple[tuple[str, str], ...]:
-    # made once: a build writes the Turtle of tens of thousands of blocks, one writer call each
+    # made once: the Turtle writer is called for every write of blocks a build makes
     from ..graph import iri
     from ..graph.vocab import PREFIXES
 
@@ -119,8 +119,6 @@ def turtle_bodies(blocks: list[bytes]) -> list[bytes]:
     1,016,600-statement store (four statements each) was one call. A line that no block holds
     ends each block in the text written, and the Turtle is cut there: the writer ends a
     subject's statements before a new subject, so each piece is what the block alone gives."""
-    if len(blocks) < 2:
-        return [turtle_body(b) for b in blocks]
     text = turtle_body(b"".join(b + _BLOCK_END for b in blocks))
     pieces = text.split(_BLOCK_END)
     if len(pieces) != len(blocks) + 1 or pieces[-1]:  # the marker in a block after all: one call each
