@@ -63,6 +63,39 @@ def test_components_do_not_overlap():
             assert a[2] < b[0] or b[2] < a[0] or a[3] < b[1] or b[3] < a[1], (a, b)
 
 
+def test_forces_are_the_sums_over_every_pair_and_link():
+    """The near field and the springs, summed pair by pair in plain Python: the near field
+    finds its pairs through a grid of cells and leaves out those too far apart to push, and
+    no pair that pushes may be lost that way, nor one at the edge of a cell."""
+    import numpy as np
+
+    from scholarkg.explorer.layout import _attraction, _near_field
+
+    rng = np.random.default_rng(3)
+    k, h = EDGE_LENGTH, 40.0
+    pos = rng.random((300, 2)) * 400
+    pos[1] = pos[0] + [h * 0.999, 0]  # just inside the reach, and just outside it
+    pos[3] = pos[2] + [0, h * 1.001]
+    pos[5] = pos[4] + [h * 0.6, h * 0.7]  # close, across a diagonal
+    near = np.zeros_like(pos)
+    for i in range(len(pos)):
+        for j in range(i + 1, len(pos)):
+            delta = pos[i] - pos[j]
+            d2 = float(delta @ delta) + 0.01 * k * k
+            push = delta * k * k / d2 * max(1 - math.sqrt(d2) / h, 0)
+            near[i] += push
+            near[j] -= push
+    assert np.abs(near).max() > 1  # the layout pushes
+    assert np.allclose(_near_field(pos, h, k), near, rtol=1e-9, atol=1e-9)
+    src, dst = rng.integers(0, 300, 500), rng.integers(0, 300, 500)
+    springs = np.zeros_like(pos)
+    for a, b in zip(src, dst):
+        pull = (pos[b] - pos[a]) * math.dist(pos[a], pos[b]) / k
+        springs[a] += pull
+        springs[b] -= pull
+    assert np.allclose(_attraction(pos, src, dst, k), springs, rtol=1e-9, atol=1e-9)
+
+
 def test_empty_and_single_node():
     assert layout_positions(nx.Graph()) == {}
     assert layout_positions(nx.path_graph(["only"])) == {"only": (0, 0)}

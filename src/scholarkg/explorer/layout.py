@@ -60,12 +60,14 @@ def _attraction(pos: np.ndarray, src: np.ndarray, dst: np.ndarray, k: float) -> 
     force = np.zeros_like(pos)
     if len(src) == 0:
         return force
-    delta = pos[dst] - pos[src]
-    dist = np.sqrt(_square_lengths(delta))
-    pull = delta * (dist / k)[:, None]
-    for axis in (0, 1):
-        force[:, axis] += np.bincount(src, weights=pull[:, axis], minlength=n)
-        force[:, axis] -= np.bincount(dst, weights=pull[:, axis], minlength=n)
+    # one axis at a time: gathering and summing columns costs about half what rows of two do
+    x, y = pos[:, 0], pos[:, 1]
+    dx, dy = x[dst] - x[src], y[dst] - y[src]
+    stretch = np.sqrt(dx * dx + dy * dy) / k
+    for axis, d in ((0, dx), (1, dy)):
+        pull = d * stretch
+        force[:, axis] += np.bincount(src, weights=pull, minlength=n)
+        force[:, axis] -= np.bincount(dst, weights=pull, minlength=n)
     return force
 
 
@@ -124,13 +126,19 @@ def _near_field(pos: np.ndarray, h: float, k: float) -> np.ndarray:
     if not firsts:
         return force
     a, b = np.concatenate(firsts), np.concatenate(seconds)
-    delta = pos[a] - pos[b]
-    dist2 = _square_lengths(delta) + 0.01 * k * k
-    dist = np.sqrt(dist2)
-    push = delta * (k * k / dist2 * np.maximum(1 - dist / h, 0))[:, None]
-    for axis in (0, 1):
-        force[:, axis] += np.bincount(a, weights=push[:, axis], minlength=n)
-        force[:, axis] -= np.bincount(b, weights=push[:, axis], minlength=n)
+    x, y = pos[:, 0], pos[:, 1]
+    dx, dy = x[a] - x[b], y[a] - y[b]
+    dist2 = dx * dx + dy * dy + 0.01 * k * k
+    # About two pairs in three of neighbouring cells are farther apart than h and push with
+    # exactly 0: leaving them out before the push is computed gives the same sums. The bound
+    # keeps a little over h, so no pair that pushes at all is left out by rounding.
+    near = np.flatnonzero(dist2 < h * h * (1 + 1e-9))
+    a, b, dx, dy, dist2 = a[near], b[near], dx[near], dy[near], dist2[near]
+    strength = k * k / dist2 * np.maximum(1 - np.sqrt(dist2) / h, 0)
+    for axis, d in ((0, dx), (1, dy)):
+        push = d * strength
+        force[:, axis] += np.bincount(a, weights=push, minlength=n)
+        force[:, axis] -= np.bincount(b, weights=push, minlength=n)
     return force
 
 
