@@ -74,8 +74,9 @@ def test_forces_are_the_sums_over_every_pair_and_link():
     rng = np.random.default_rng(3)
     k, h = EDGE_LENGTH, 40.0
     pos = rng.random((300, 2)) * 400
-    pos[1] = pos[0] + [h * 0.999, 0]  # just inside the reach, and just outside it
-    pos[3] = pos[2] + [0, h * 1.001]
+    reach = math.sqrt(h * h - 0.01 * k * k)  # the push is softened: it ends nearer than h
+    pos[1] = pos[0] + [reach * 0.999, 0]  # just inside the reach, and just outside it
+    pos[3] = pos[2] + [0, reach * 1.001]
     pos[5] = pos[4] + [h * 0.6, h * 0.7]  # close, across a diagonal
     near = np.zeros_like(pos)
     for i in range(len(pos)):
