@@ -176,6 +176,52 @@ def test_a_read_write_endpoint_takes_updates_but_never_load(tmp_path, seed_path)
         assert _count(url) == before + 1
 
 
+def test_what_an_update_changes_is_in_every_export_copy_and_later_build(tmp_path, seed_path, cli):
+    from storekit import record, write_jsonl
+
+    store = tmp_path / "s"
+    assert cli("build", seed_path, "--store", store, "--no-curation").exit_code == 0
+    assert cli("export", "--store", store, "--format", "ntriples", "-o", tmp_path / "built.nt").exit_code == 0
+    built = Graph().parse(tmp_path / "built.nt", format="nt")
+    gone = next(t for t in built if t[1] == URIRef("http://purl.org/dc/terms/title"))
+    added = (URIRef("https://example.org/note"), URIRef("http://purl.org/dc/terms/title"), Literal("Added by an update"))
+    update = (f"DELETE WHERE {{ GRAPH ?g {{ {gone[0].n3()} {gone[1].n3()} {gone[2].n3()} }} }} ;\n"
+              f"INSERT DATA {{ GRAPH <https://example.org/notes> {{ {added[0].n3()} {added[1].n3()} {added[2].n3()} }} }}")
+    with serving(store, "--allow-update") as url:
+        assert _post(url.replace("/query", "/update"), update.encode(), "application/sparql-update")[0] in (200, 204)
+    expected = set(built) - {gone} | {added}
+
+    def exported(fmt: str, parse_as: str) -> set:
+        out = tmp_path / f"graph.{fmt}"
+        result = cli("export", "--store", store, "--format", fmt, "-o", out)
+        assert result.exit_code == 0, result.output
+        from rdflib import Dataset
+
+        data = Dataset()
+        data.parse(out, format=parse_as)
+        return {(s, p, o) for s, p, o, _ in data.quads()}
+
+    for fmt, parse_as in (("ntriples", "nt"), ("turtle", "turtle"), ("nquads", "nquads"), ("jsonld", "json-ld")):
+        assert exported(fmt, parse_as) == expected, fmt
+    answer = cli("query", "--store", store, "--format", "csv", f"SELECT ?s WHERE {{ ?s {added[1].n3()} {added[2].n3()} }}")
+    assert answer.stdout.split() == ["s", str(added[0])]  # the default budget answers from an in-memory copy
+    assert cli("query", "--store", store, "--format", "csv", GRAPH_COUNT).stdout.split() == ["n", str(len(expected))]
+    with serving(store, "--in-memory") as url:
+        assert _count(url) == len(expected)
+    more = write_jsonl(tmp_path / "more.jsonl", [record(1, "A paper added after the update.")])
+    result = cli("build", more, "--store", store)
+    assert result.exit_code == 0 and "1 added" in result.stdout
+    after = exported("ntriples", "nt")
+    assert added in after and gone not in after and len(after) > len(expected)
+    with serving(store, "--allow-update") as url:
+        blank = b"INSERT DATA { GRAPH <https://example.org/notes> { [] <https://example.org/says> 'no IRI' } }"
+        assert _post(url.replace("/query", "/update"), blank, "application/sparql-update")[0] in (200, 204)
+    result = cli("export", "--store", store, "--format", "jsonld", "-o", tmp_path / "blank.jsonld")
+    assert result.exit_code != 0 and "blank nodes" in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "blank.jsonld").exists()
+    assert len(exported("turtle", "turtle")) == len(after) + 1
+
+
 @pytest.mark.parametrize("budget_mb, in_memory", [("1024", True), ("0.001", False)], ids=["fits", "too-large"])
 def test_a_memory_budget_serves_from_memory_only_a_store_that_fits(tmp_path, seed_path, seed_graph, cli, budget_mb, in_memory):
     from storekit import record, write_jsonl

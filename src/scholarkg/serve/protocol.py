@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs
 
-from ..errors import QueryError
+from ..errors import QueryError, StoreError
 from ..sparql_check import check_query
+from ..store.snapshot import mark_updated
 from .engine import Answer, EnginePool
 from .negotiate import default_accept
 from .routes import Request, Response, Router
@@ -92,6 +93,11 @@ class SparqlProtocol:
             check_query(text, allow_update=True, allow_remote=self.allow_remote)
         except QueryError as exc:
             return Response.text(400, str(exc))
+        if self.engine.source.writable:  # the store's blocks will no longer be its graph
+            try:
+                mark_updated(self.engine.source.path)
+            except StoreError as exc:
+                return Response.text(500, str(exc))
         return _response(self.engine.run({"op": "update", "text": text}))
 
     def _run(self, op: str, text: str, params: dict, request: Request) -> Response:

@@ -46,7 +46,7 @@ from .disk import GraphStore
 from .emit import Curated, emit_batch, labels_of, source_digest
 from .linking import keep_state
 from .manifest import origin_of, unpack
-from .snapshot import statement_count
+from .snapshot import database_updated, snapshot_count
 
 __all__ = ["BuildReport", "LocalMapper", "build_store", "run_stages", "curator_for"]
 
@@ -249,7 +249,7 @@ class _Builder:
             # that finished) and this one read nothing new: nothing to write or count.
             outcome = None
             self.m.keep_linked_state(linked)
-            self.report.statements = statement_count(self.store.path)
+            self.report.statements = self._statements(snapshot_count(self.store.path))
             self.m.set_meta("unfinished", "")
             log.info("nothing new was read: the store is as the last build left it")
         else:
@@ -275,7 +275,7 @@ class _Builder:
         return (not self.resumed and self.appends_only and not self.report.replaced
                 and not self.m.one("SELECT COUNT(*) FROM staged")
                 and (self.curator is None or self.curator.curation is None) and not self.m.get_meta("curation")
-                and self.m.snapshot_current() and statement_count(self.store.path) is not None)
+                and self.m.snapshot_current() and snapshot_count(self.store.path) is not None)
 
     # extract ----------------------------------------------------------------------------------
 
@@ -500,18 +500,24 @@ class _Builder:
             from .search import write_search_index
             from .snapshot import write_store_snapshot
 
-            if self.resumed or not self.m.snapshot_current() or statement_count(self.store.path) is None:
+            if self.resumed or not self.m.snapshot_current() or snapshot_count(self.store.path) is None:
                 # a store's own index, not part of the graph (nor of its snapshot)
                 self.loaded += write_search_index(self.ox, self.m, whole=self.resumed)
                 self.progress("snapshot", 0, None)
-                self.report.statements = write_store_snapshot(self.store, self.progress)
+                written = write_store_snapshot(self.store, self.progress)
                 self.m.snapshot_written()
-                if self.loaded * _COMPACT_SHARE >= self.report.statements:
+                self.report.statements = self._statements(written)
+                if self.loaded * _COMPACT_SHARE >= written:
                     self._compact()
             else:  # both are made from the graph alone
                 log.info("the graph did not change: its search index and snapshot are current")
-                self.report.statements = statement_count(self.store.path)
+                self.report.statements = self._statements(snapshot_count(self.store.path))
         self.m.set_meta("unfinished", "")
+
+    def _statements(self, in_snapshot: int | None) -> int | None:
+        """The statements of the graph after the build: its snapshot's, unless a SPARQL update
+        changed the database (then counted there)."""
+        return self.store.count() if database_updated(self.store.path) else in_snapshot
 
     def _compact(self) -> None:
         """Compact the whole database once after a build that wrote much of it (a first build,

@@ -5,6 +5,8 @@ Layout of ``STORE/``::
     scholarkg-store.json   marks the folder as a store (format version)
     oxigraph/              the Oxigraph (RocksDB) database; ``oxigraph serve --location`` reads it
     manifest.sqlite        what incremental builds know about each record (see manifest.py)
+    snapshot/              info.json (the counts a build made), and ``updated`` once a SPARQL
+                           update changed the database (see snapshot.py)
     .lock                  readers hold it shared, a build holds it exclusively
 
 Oxigraph allows one writing process, and reading while another process writes is undefined,

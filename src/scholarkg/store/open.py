@@ -4,7 +4,8 @@ Oxigraph answers a query several times faster from memory than from its on-disk 
 (each triple pattern there is a RocksDB lookup), and an in-memory copy takes about 300 bytes
 per statement. :func:`open_for_query` makes the copy when the store's statements fit in the
 memory budget, loading the sorted N-Quads snapshot of the blocks the last build left (so the
-copy has the same named graphs) and the store's search index, and reads the database on disk otherwise.
+copy has the same named graphs) and the store's search index, or the database itself once a
+SPARQL update changed it, and reads the database on disk otherwise.
 Loading costs about 3 s per million statements, which a long-running server pays once; a single
 ``query`` pays it on every run, so its default budget is smaller than a server's.
 
@@ -49,10 +50,11 @@ def budget_from_env(name: str, default: int) -> int:
 
 def fits_in_memory(path: str | Path, budget: int) -> bool:
     """Whether an in-memory copy of the store at ``path`` fits in ``budget`` bytes (its
-    statement count is known from its last build's snapshot)."""
-    from .snapshot import statement_count
+    statement count is known from its last build's snapshot; after a SPARQL update that count is
+    taken as near enough)."""
+    from .snapshot import snapshot_count
 
-    count = statement_count(path)
+    count = snapshot_count(path)
     return (count is not None and budget > 0 and count * BYTES_PER_STATEMENT <= budget
             and (Path(path) / "manifest.sqlite").is_file())
 
@@ -120,9 +122,13 @@ def open_for_query(path: str | Path, *, memory_budget: int | None = None) -> Que
             from .search import SEARCH_GRAPH
 
             memory = pyoxigraph.Store()
-            load_snapshot(path, memory)
-            # the store's search index, which the snapshot leaves out
-            memory.extend(disk.ox.quads_for_pattern(None, None, None, pyoxigraph.NamedNode(SEARCH_GRAPH)))
+            if count is None:  # a SPARQL update changed the database: the snapshot is not its graph
+                memory.bulk_extend(disk.ox)
+                count = disk.count()
+            else:
+                load_snapshot(path, memory)
+                # the store's search index, which the snapshot leaves out
+                memory.extend(disk.ox.quads_for_pattern(None, None, None, pyoxigraph.NamedNode(SEARCH_GRAPH)))
             log.info("%s: answering from an in-memory copy (%d statements)", path, count)
             disk.close()
             return QueryStore(path, memory, True, count)

@@ -200,11 +200,15 @@ def export_store(store: GraphStore, format: str, output) -> None:
     """
     import pyoxigraph as ox
 
-    from .snapshot import SNAPSHOT_KINDS, store_snapshot, turtle_prefixes, write_jsonld
+    from .snapshot import SNAPSHOT_KINDS, database_updated, store_snapshot, turtle_prefixes, write_jsonld
 
     if format not in STORE_EXPORTS:
         raise UsageError(f"format {format!r} is not streamed from a store (streamed: {', '.join(STORE_EXPORTS)})")
     try:
+        if format != "trig" and database_updated(store.path):
+            log.info("%s: a SPARQL update changed the database; exporting from it, not from the builds' blocks", store.path)
+            _export_database(store, format, output)
+            return
         if format == "jsonld":
             write_jsonld(store_snapshot(store.path, "ntriples"), output)
             return
@@ -217,3 +221,38 @@ def export_store(store: GraphStore, format: str, output) -> None:
         raise
     except OSError as exc:
         raise StoreError(f"cannot write the export ({exc})") from exc
+
+
+def _export_database(store: GraphStore, format: str, output) -> None:
+    """Turtle, N-Triples, N-Quads or JSON-LD of a store's database itself (the search index left
+    out), for a store a SPARQL update changed. N-Quads come in Oxigraph's index order; the
+    others hold each statement of the union of the graphs once, their N-Triples lines sorted
+    (so a subject's statements are together, as JSON-LD is written), all held in memory. From a
+    store of 1,016,600 statements on disk: N-Quads 10.5 s, N-Triples 15.5 s (peak RSS 0.36 GB),
+    Turtle 19 s (0.63 GB), JSON-LD 22 s (0.85 GB), against 0.5-4 s from the blocks."""
+    import pyoxigraph as ox
+
+    from .snapshot import turtle_prefixes, write_jsonld
+
+    if format == "nquads":
+        ox.serialize(store.quads(), output, ox.RdfFormat.N_QUADS)
+        return
+    found, blank = set(), False
+    for q in store.quads():
+        s, o = q.subject, q.object
+        found.add(f"{s} {q.predicate} {o} .\n")
+        blank = blank or type(s) is ox.BlankNode or type(o) is ox.BlankNode
+    if format == "jsonld" and blank:
+        raise StoreError(f"{store.path}: a SPARQL update put blank nodes in the graph, which JSON-LD is not "
+                         "written with here; export it as turtle, ntriples, nquads or trig")
+    lines = sorted(found)
+    del found
+    if format == "ntriples":
+        for start in range(0, len(lines), 10_000):
+            output.write("".join(lines[start:start + 10_000]).encode("utf-8"))
+        return
+    data = "".join(lines).encode("utf-8")
+    if format == "turtle":
+        ox.serialize(ox.parse(data, format=ox.RdfFormat.N_TRIPLES), output, ox.RdfFormat.TURTLE, prefixes=turtle_prefixes())
+        return
+    write_jsonld([data], output)

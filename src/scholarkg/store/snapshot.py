@@ -18,6 +18,14 @@ together. The same blocks give the same bytes, whatever the order the records we
 no copy: ``export --store`` streams the blocks from its manifest (and ``STORE/snapshot/info.json``
 holds the number of statements and of the subjects of each class a build reports), so a build
 that changes a few blocks rewrites only those.
+
+The blocks are the graph only as builds made it. A SPARQL update (``serve --allow-update``)
+changes the database and not the blocks, so it first leaves ``STORE/snapshot/updated``
+(:func:`mark_updated`). From then on the snapshot is not used as the graph:
+:func:`statement_count` gives None, so in-memory copies and served copies are made from the
+database, and exports are written from the database (:func:`scholarkg.store.read.export_store`).
+Builds keep the mark: the statements an update added stay in the database whatever a build
+does with its own blocks.
 """
 
 from __future__ import annotations
@@ -44,6 +52,9 @@ __all__ = [
     "store_snapshot",
     "write_store_snapshot",
     "statement_count",
+    "snapshot_count",
+    "mark_updated",
+    "database_updated",
     "kept_counts",
     "sorted_statements",
     "copy_file",
@@ -52,6 +63,7 @@ __all__ = [
 
 SNAPSHOT_KINDS = ("ntriples", "nquads", "turtle")
 INFO = "info.json"
+UPDATED = "updated"  # STORE/snapshot/updated: the database was changed by a SPARQL update
 _OLD_FILES = ("graph.nt", "graph.nq", "graph.ttl")  # the copies stores kept before streaming from blocks
 _CHUNK = 1 << 20  # bytes handed on at once
 
@@ -213,12 +225,42 @@ def _info(store_path: str | Path) -> dict:
     return info if isinstance(info, dict) else {}
 
 
-def statement_count(store_path: str | Path) -> int | None:
-    """Statements in a store, as its last build counted them (None for a store without a snapshot)."""
+def snapshot_count(store_path: str | Path) -> int | None:
+    """Statements in a store's snapshot, as its last build counted them (None for a store
+    without a snapshot)."""
     try:
         return int(_info(store_path)["statements"])
     except (KeyError, TypeError, ValueError):
         return None
+
+
+def statement_count(store_path: str | Path) -> int | None:
+    """Statements in a store, as its last build counted them: None for a store without a
+    snapshot, or whose database a SPARQL update changed (:func:`database_updated`), where only
+    the database knows."""
+    return None if database_updated(store_path) else snapshot_count(store_path)
+
+
+def database_updated(store_path: str | Path) -> bool:
+    """Whether a SPARQL update changed the store's database since it was made (see :func:`mark_updated`)."""
+    return (Path(store_path) / "snapshot" / UPDATED).is_file()
+
+
+def mark_updated(store_path: str | Path) -> None:
+    """Note, before a SPARQL update runs on the store's database, that its snapshot may no
+    longer be its graph. The mark stays: builds change only their own blocks."""
+    from ..errors import StoreError
+    from ..fileio import write_text
+
+    if database_updated(store_path):
+        return
+    try:
+        (Path(store_path) / "snapshot").mkdir(exist_ok=True)
+        write_text(Path(store_path) / "snapshot" / UPDATED,
+                   "A SPARQL update changed this store's database: exports and in-memory copies are "
+                   "written from the database, not from the blocks of its builds.\n")
+    except OSError as exc:
+        raise StoreError(f"{store_path}: cannot mark the store as updated ({exc.strerror or exc})") from exc
 
 
 def write_turtle(ntriples: str | Path, output: IO[bytes]) -> None:
@@ -448,6 +490,8 @@ def kept_counts(store_path: str | Path) -> tuple[int, dict[str, int]] | None:
 
     info = _info(store_path)
     types = info.get("types")
+    if database_updated(store_path):
+        return None
     if not isinstance(types, dict) or "statements" not in info:
         return None
     try:
