@@ -434,24 +434,32 @@ def test_entities_are_described_again_only_when_what_describes_them_changed(tmp_
     assert quads(store) == quads(fresh)
 
 
-def test_an_interrupted_build_leaves_a_readable_store_that_the_next_build_completes(tmp_path, monkeypatch):
+def _interrupted_build(corpus, store, monkeypatch, at: int = 2, loaded: bool = False) -> None:
+    """A build of ``corpus`` into ``store`` stopped by Ctrl-C as it loads its ``at``-th batch
+    (with ``loaded``, just after the batch is in the database)."""
     from scholarkg.store import build as build_module
 
-    corpus = write_jsonl(tmp_path / "in.jsonl", [record(i, f"GRPO number {i} on MMLU.") for i in range(6)])
-    store = tmp_path / "s"
     real_load = build_module._Builder._load
     calls = {"n": 0}
 
     def failing_load(self, data):
         calls["n"] += 1
-        if calls["n"] == 2:
+        if calls["n"] == at and not loaded:
             raise KeyboardInterrupt
         real_load(self, data)
+        if calls["n"] == at:
+            raise KeyboardInterrupt
 
     monkeypatch.setattr(build_module._Builder, "_load", failing_load)
     with pytest.raises(KeyboardInterrupt):
         build_store([corpus], store, extractor=extract, batch_size=2)
     monkeypatch.setattr(build_module._Builder, "_load", real_load)
+
+
+def test_an_interrupted_build_leaves_a_readable_store_that_the_next_build_completes(tmp_path, monkeypatch):
+    corpus = write_jsonl(tmp_path / "in.jsonl", [record(i, f"GRPO number {i} on MMLU.") for i in range(6)])
+    store = tmp_path / "s"
+    _interrupted_build(corpus, store, monkeypatch)
 
     with GraphStore(store) as opened:  # opens, answers queries
         run_store_query(opened, "SELECT * WHERE { ?s ?p ?o } LIMIT 1")
@@ -466,6 +474,42 @@ def test_an_interrupted_build_leaves_a_readable_store_that_the_next_build_comple
     fresh = tmp_path / "fresh"
     build_store([corpus], fresh, extractor=extract)
     assert quads(store) == quads(fresh)
+
+
+def test_a_store_whose_last_build_stopped_is_read_from_its_database_with_a_warning(tmp_path, monkeypatch, caplog, cli):
+    """After a stopped build the database may hold statements whose blocks are not kept yet:
+    exports and in-memory copies are made from the database, so they agree with answers from
+    disk, and every reader is told the build did not finish, until the next build completes it."""
+    from rdflib import Dataset
+
+    from scholarkg.store import open_for_query
+    from scholarkg.store.snapshot import statement_count
+
+    store = tmp_path / "s"
+    build_store([write_jsonl(tmp_path / "first.jsonl", [record(9, "PPO on GSM8K.")])], store, extractor=extract)
+    corpus = write_jsonl(tmp_path / "in.jsonl", [record(i, f"GRPO number {i} on MMLU.") for i in range(6)])
+    _interrupted_build(corpus, store, monkeypatch, at=1, loaded=True)
+    with GraphStore(store) as opened:
+        on_disk = {tuple(map(str, q)) for q in opened.quads()}
+    assert "did not finish" in caplog.text and statement_count(store) is None
+
+    result = cli("export", "--store", store, "--format", "nquads", "-o", tmp_path / "graph.nq")
+    assert result.exit_code == 0 and "did not finish" in result.stderr
+    with open_for_query(store, memory_budget=1 << 30) as memory, GraphStore(store) as disk:
+        assert memory.in_memory and len(memory.ox) == len(disk.ox)
+    read = Dataset()
+    read.parse(tmp_path / "graph.nq", format="nquads")
+    with GraphStore(store) as opened:
+        assert len(set(read.quads())) == opened.count()
+
+    caplog.clear()
+    build_store([corpus], store, extractor=extract, batch_size=2)
+    fresh = tmp_path / "fresh"
+    build_store([tmp_path / "first.jsonl", corpus], fresh, extractor=extract)
+    assert quads(store) == quads(fresh) and statement_count(store) == statement_count(fresh)
+    result = cli("export", "--store", store, "--format", "nquads", "-o", tmp_path / "after.nq")
+    assert result.exit_code == 0 and "did not finish" not in result.stderr
+    assert len(on_disk) < len(quads(store))
 
 
 def test_a_build_of_as_many_records_as_the_store_holds_makes_the_member_indexes_after_the_rows(tmp_path, monkeypatch):

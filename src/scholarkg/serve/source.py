@@ -48,10 +48,13 @@ class StoreSource:
 
     def lock(self) -> int:
         """Check the folder is a store and take its lock; returns the descriptor holding it."""
-        from ..store.disk import check_store, lock_store
+        from ..store.disk import check_store, lock_store, warn_if_unfinished
 
         check_store(self.path)
-        return lock_store(self.path, writable=self.writable)
+        fd = lock_store(self.path, writable=self.writable)
+        if self.mode != "in-memory":  # the copy's dump says so as it opens the store
+            warn_if_unfinished(self.path)
+        return fd
 
     def dump(self, output: BinaryIO) -> None:
         """Write every statement of the store to ``output`` as N-Quads (for the in-memory copy):

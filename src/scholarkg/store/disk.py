@@ -23,7 +23,7 @@ from pathlib import Path
 
 from ..errors import InputError, LockedError, StoreError
 
-__all__ = ["GraphStore", "is_store", "check_store", "lock_store", "MARKER"]
+__all__ = ["GraphStore", "is_store", "check_store", "lock_store", "warn_if_unfinished", "MARKER"]
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +72,16 @@ def check_store(path: Path) -> None:
         raise StoreError(f"{path / MARKER}: a store of another format or version ({found!r}); rebuild it")
 
 
+def warn_if_unfinished(path: Path) -> None:
+    """Say so when the store's last build stopped before it finished: the store answers with
+    part of that build until the next one completes it."""
+    from .snapshot import unfinished_build
+
+    if unfinished_build(path):
+        log.warning("%s: its last build did not finish, so the store holds only part of it; "
+                    "run the build again to complete it", path)
+
+
 class GraphStore:
     """An open store. Use as a context manager; ``writable=True`` creates the folder if needed.
 
@@ -96,6 +106,8 @@ class GraphStore:
                 from .manifest import Manifest
 
                 self.manifest = Manifest(self.path / "manifest.sqlite")
+            else:
+                warn_if_unfinished(self.path)
         except OSError as exc:
             self._unlock()
             raise StoreError(f"{self.path}: cannot open the store ({exc})") from exc

@@ -200,13 +200,14 @@ def export_store(store: GraphStore, format: str, output) -> None:
     """
     import pyoxigraph as ox
 
-    from .snapshot import SNAPSHOT_KINDS, database_updated, store_snapshot, turtle_prefixes, write_jsonld
+    from .snapshot import SNAPSHOT_KINDS, snapshot_is_graph, store_snapshot, turtle_prefixes, write_jsonld
 
     if format not in STORE_EXPORTS:
         raise UsageError(f"format {format!r} is not streamed from a store (streamed: {', '.join(STORE_EXPORTS)})")
     try:
-        if format != "trig" and database_updated(store.path):
-            log.info("%s: a SPARQL update changed the database; exporting from it, not from the builds' blocks", store.path)
+        if format != "trig" and not snapshot_is_graph(store.path):
+            log.info("%s: exporting from the database (its last build did not finish, or a SPARQL update "
+                     "changed it), not from the blocks builds keep", store.path)
             _export_database(store, format, output)
             return
         if format == "jsonld":
@@ -225,7 +226,7 @@ def export_store(store: GraphStore, format: str, output) -> None:
 
 def _export_database(store: GraphStore, format: str, output) -> None:
     """Turtle, N-Triples, N-Quads or JSON-LD of a store's database itself (the search index left
-    out), for a store a SPARQL update changed. N-Quads come in Oxigraph's index order; the
+    out), for a store whose blocks are not its graph. N-Quads come in Oxigraph's index order; the
     others hold each statement of the union of the graphs once, their N-Triples lines sorted
     (so a subject's statements are together, as JSON-LD is written), all held in memory. From a
     store of 1,016,600 statements on disk: N-Quads 10.5 s, N-Triples 15.5 s (peak RSS 0.36 GB),

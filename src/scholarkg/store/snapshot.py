@@ -21,11 +21,12 @@ that changes a few blocks rewrites only those.
 
 The blocks are the graph only as builds made it. A SPARQL update (``serve --allow-update``)
 changes the database and not the blocks, so it first leaves ``STORE/snapshot/updated``
-(:func:`mark_updated`). From then on the snapshot is not used as the graph:
-:func:`statement_count` gives None, so in-memory copies and served copies are made from the
-database, and exports are written from the database (:func:`scholarkg.store.read.export_store`).
-Builds keep the mark: the statements an update added stay in the database whatever a build
-does with its own blocks.
+(:func:`mark_updated`). Builds keep the mark: the statements an update added stay in the
+database whatever a build does with its own blocks. Nor are the blocks the graph while a build
+is unfinished (stopped, or still running): the database may hold statements whose blocks are
+not yet kept. In both cases (:func:`snapshot_is_graph`) :func:`statement_count` gives None, so
+in-memory and served copies are made from the database, and exports are written from it
+(:func:`scholarkg.store.read.export_store`).
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ __all__ = [
     "snapshot_count",
     "mark_updated",
     "database_updated",
+    "snapshot_is_graph",
+    "unfinished_build",
     "kept_counts",
     "sorted_statements",
     "copy_file",
@@ -235,10 +238,40 @@ def snapshot_count(store_path: str | Path) -> int | None:
 
 
 def statement_count(store_path: str | Path) -> int | None:
-    """Statements in a store, as its last build counted them: None for a store without a
-    snapshot, or whose database a SPARQL update changed (:func:`database_updated`), where only
-    the database knows."""
-    return None if database_updated(store_path) else snapshot_count(store_path)
+    """Statements in a store, as its last build counted them: None unless the snapshot is the
+    graph (:func:`snapshot_is_graph`), where only the database knows."""
+    return snapshot_count(store_path) if snapshot_is_graph(store_path) else None
+
+
+def snapshot_is_graph(store_path: str | Path) -> bool:
+    """Whether the store's snapshot (its blocks) holds exactly the statements of its database:
+    its last build finished and wrote the snapshot, and no SPARQL update changed the database
+    since. Otherwise exports and in-memory copies are read from the database."""
+    if database_updated(store_path):
+        return False
+    meta = _meta(store_path)
+    return meta.get("snapshot") == "current" and not meta.get("unfinished")
+
+
+def unfinished_build(store_path: str | Path) -> bool:
+    """Whether the last build of the store stopped before it finished (the next one completes it)."""
+    return bool(_meta(store_path).get("unfinished"))
+
+
+def _meta(store_path: str | Path) -> dict[str, str]:
+    """The manifest's facts about the last build that decide what the snapshot is ({} without a manifest)."""
+    import sqlite3
+
+    if not (Path(store_path) / "manifest.sqlite").is_file():
+        return {}
+    try:
+        db = _read_only(store_path)
+        try:
+            return dict(db.execute("SELECT name, value FROM meta WHERE name IN ('unfinished', 'snapshot')").fetchall())
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return {}
 
 
 def database_updated(store_path: str | Path) -> bool:
@@ -485,25 +518,14 @@ def _write_blocks(m, which: str, progress) -> None:
 def kept_counts(store_path: str | Path) -> tuple[int, dict[str, int]] | None:
     """The statements of a store and the subjects of each class of :data:`COUNTED_CLASSES`, as
     its last build counted them, or None when they may not be the store's (a store an earlier
-    version built, or one whose last build did not finish)."""
-    import sqlite3
-
+    version built, one whose last build did not finish, or one a SPARQL update changed)."""
     info = _info(store_path)
     types = info.get("types")
-    if database_updated(store_path):
-        return None
-    if not isinstance(types, dict) or "statements" not in info:
+    if not isinstance(types, dict) or "statements" not in info or not snapshot_is_graph(store_path):
         return None
     try:
-        db = _read_only(store_path)
-        try:
-            meta = dict(db.execute("SELECT name, value FROM meta WHERE name IN ('unfinished', 'snapshot')").fetchall())
-        finally:
-            db.close()
-        if meta.get("unfinished") or meta.get("snapshot") != "current":
-            return None
         return int(info["statements"]), {str(k): int(v) for k, v in types.items()}
-    except (sqlite3.Error, TypeError, ValueError):
+    except (TypeError, ValueError):
         return None
 
 
