@@ -76,19 +76,21 @@ class Structure:
 
     def links(self, node: str) -> list[tuple[int, str, str]]:
         """A node's links as (side, relation, other): side 0 for links from it, 1 for links to it."""
-        i = self.index[node]
-        out = [(0, _RELATION_NAMES[self.rel[e]], self.nodes[self.dst[e]]) for e in _edges_of(self._out, i)]
-        return out + [(1, _RELATION_NAMES[self.rel[e]], self.nodes[self.src[e]]) for e in _edges_of(self._in, i)]
+        i, names, nodes = self.index[node], _RELATION_NAMES, self.nodes
+        out, into = _edge_array(self._out, i), _edge_array(self._in, i)  # one gather each, not an index per link
+        return ([(0, names[r], nodes[o]) for r, o in zip(self.rel[out].tolist(), self.dst[out].tolist())]
+                + [(1, names[r], nodes[o]) for r, o in zip(self.rel[into].tolist(), self.src[into].tolist())])
 
     def out_links(self, node: str) -> list[tuple[str, str]]:
         """A node's links out as (relation, other) in the order networkx keeps them: by the
         first link to each other node, then in the order read."""
-        edges = _edges_of(self._out, self.index[node])
+        edges = _edge_array(self._out, self.index[node])
+        others, relations = self.dst[edges].tolist(), self.rel[edges].tolist()
         first: dict[int, int] = {}
-        for k, e in enumerate(edges):
-            first.setdefault(int(self.dst[e]), k)
-        edges = sorted(edges, key=lambda e: first[int(self.dst[e])])
-        return [(_RELATION_NAMES[self.rel[e]], self.nodes[self.dst[e]]) for e in edges]
+        for k, other in enumerate(others):
+            first.setdefault(other, k)
+        ordered = sorted(range(len(others)), key=lambda k: first[others[k]])
+        return [(_RELATION_NAMES[relations[k]], self.nodes[others[k]]) for k in ordered]
 
     def _results(self) -> np.ndarray:
         return np.fromiter((k in ("Result", "Improvement") for k in self.kinds), dtype=bool, count=len(self.kinds))
@@ -97,6 +99,13 @@ class Structure:
         mask = np.zeros(len(self.nodes), dtype=bool)
         mask[[self.index[n] for n in keep if n in self.index]] = True
         return mask
+
+    def pairs(self, relation: str) -> Iterable[tuple[str, str]]:
+        """(subject, object) of each link of ``relation`` (its name, as in :data:`RELATIONS`)."""
+        nodes = self.nodes
+        number = _RELATION_NAMES.index(relation)
+        chosen = np.flatnonzero(self.rel == number)
+        return ((nodes[i], nodes[j]) for i, j in zip(self.src[chosen].tolist(), self.dst[chosen].tolist()))
 
     def degrees(self, nodes: Iterable[str]) -> dict[str, int]:
         """Links of each of ``nodes`` in the whole graph."""
@@ -171,9 +180,9 @@ def _rows_by(ends: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     return starts, order
 
 
-def _edges_of(rows: tuple[np.ndarray, np.ndarray], i: int) -> list[int]:
+def _edge_array(rows: tuple[np.ndarray, np.ndarray], i: int) -> np.ndarray:
     starts, order = rows
-    return order[starts[i]:starts[i + 1]].tolist()
+    return order[starts[i]:starts[i + 1]]
 
 
 class StructureDetails(Details):
@@ -214,13 +223,14 @@ def read_structure(source) -> Structure:
             if kinds.get(s, "Category") == "Category":
                 kinds[s] = kind
     # Categories are shown only when a paper uses them (not the archives and groups above).
-    used = {o for _, o, is_iri in rows(source, DCTERMS.subject) if is_iri}
+    subject_rows = list(rows(source, DCTERMS.subject))  # read once: also the links to categories
+    used = {o for _, o, is_iri in subject_rows if is_iri}
     kinds = {n: k for n, k in kinds.items() if k != "Category" or n in used}
     nodes = list(kinds)
     index = {node: i for i, node in enumerate(nodes)}
     src, dst, rel = array("q"), array("q"), array("q")
     for number, prop in enumerate(RELATIONS):
-        for s, o, _ in rows(source, prop):
+        for s, o, _ in subject_rows if prop == DCTERMS.subject else rows(source, prop):
             i, j = index.get(s), index.get(o)
             if i is not None and j is not None:
                 src.append(i)

@@ -168,7 +168,7 @@ def node_attributes(graph, structure, *, only: set[str] | None = None, details: 
             aliases[s].append(_text(o, is_iri))
     for node, code in notation.items():
         attrs[node]["label"] = code
-    for paper, cat, _ in rows(graph, DCTERMS.subject):
+    for paper, cat in structure.pairs("category"):  # the links to categories, as read already
         if paper in attrs and paper not in named_only and cat in notation:
             categories[paper].append(notation[cat])
 
