@@ -46,6 +46,7 @@ __all__ = [
     "write_turtle",
     "write_jsonld",
     "turtle_prefixes",
+    "turtle_header",
     "turtle_body",
     "turtle_bodies",
     "described_blocks",
@@ -105,7 +106,7 @@ def _turtle(ntriples: bytes) -> bytes:
 
 
 @functools.cache
-def _turtle_header() -> bytes:
+def turtle_header() -> bytes:
     """The prefix lines pyoxigraph's writer puts before the first statement."""
     text = _turtle(b"<urn:x:s> <urn:x:p> <urn:x:o> .\n")
     return text[: text.index(b"<urn:x:s>")]
@@ -115,7 +116,7 @@ def turtle_body(ntriples: bytes) -> bytes:
     """The Turtle of a block's N-Triples without the prefix lines (empty for no statements)."""
     if not ntriples:
         return b""
-    text, header = _turtle(ntriples), _turtle_header()
+    text, header = _turtle(ntriples), turtle_header()
     if not text.startswith(header):
         raise ValueError("pyoxigraph's Turtle writer did not start with the expected prefix lines")
     return text[len(header):]
@@ -170,7 +171,7 @@ def snapshot_chunks(db, kind: str) -> Iterator[bytes]:
         if turtle:
             data = unpack_text(kept) if kept is not None else turtle_body(unpack_text(text))
             if data and not started:
-                pending.insert(0, _turtle_header())
+                pending.insert(0, turtle_header())
                 started = True
         else:
             data = unpack_text(text)
