@@ -12,7 +12,7 @@ import urllib.parse
 import urllib.request
 
 import pytest
-from rdflib import Graph, Literal, URIRef
+from rdflib import Dataset, Graph, Literal, URIRef
 from rdflib.namespace import SKOS
 from rdflib.compare import isomorphic
 
@@ -195,8 +195,6 @@ def test_what_an_update_changes_is_in_every_export_copy_and_later_build(tmp_path
         out = tmp_path / f"graph.{fmt}"
         result = cli("export", "--store", store, "--format", fmt, "-o", out)
         assert result.exit_code == 0, result.output
-        from rdflib import Dataset
-
         data = Dataset()
         data.parse(out, format=parse_as)
         return {(s, p, o) for s, p, o, _ in data.quads()}
