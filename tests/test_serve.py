@@ -218,6 +218,9 @@ def test_what_an_update_changes_is_in_every_export_copy_and_later_build(tmp_path
     assert result.exit_code != 0 and "blank nodes" in result.stderr and "Traceback" not in result.stderr
     assert not (tmp_path / "blank.jsonld").exists()
     assert len(exported("turtle", "turtle")) == len(after) + 1
+    shown = cli("export", "--store", store, "--format", "nquads", "-o", tmp_path / "shown.nq", "--progress").stderr
+    graphs = len({line.rsplit(" ", 2)[-2] for line in (tmp_path / "shown.nq").read_text(encoding="utf-8").splitlines()})
+    assert f"{graphs + 1:,}/{graphs + 1:,}" in shown  # written graph by graph, the (empty) default graph first
 
 
 @pytest.mark.parametrize("budget_mb, in_memory", [("1024", True), ("0.001", False)], ids=["fits", "too-large"])

@@ -130,7 +130,8 @@ def extract(inputs, output, input_format, strict, fail_on_problems):
 @click.option("--format", "fmt", type=click.Choice(["turtle", "ntriples", "nquads", "trig", "jsonld", "graphml"]), default="turtle", show_default=True)
 @click.option("-o", "--output", type=click.Path(path_type=Path), help="File to write (default: stdout).")
 @store_option
-def export(graph, fmt, output, store):
+@progress_option
+def export(graph, fmt, output, store, progress):
     """Write GRAPH in another serialisation."""
     from .. import api
 
@@ -140,7 +141,7 @@ def export(graph, fmt, output, store):
     if fmt in STORE_EXPORTS and is_store(graph):
         from .store import export_from_store
 
-        return export_from_store(graph, fmt, output)
+        return export_from_store(graph, fmt, output, progress)
 
     data = api.export(api.load(graph), fmt, output)
     if output is None:

@@ -46,19 +46,24 @@ def _report(report, store: Path) -> None:
     echo_store_report(report, store)
 
 
-def export_from_store(store: Path, fmt: str, output: Path | None) -> None:
+def export_from_store(store: Path, fmt: str, output: Path | None, progress: bool | None = None) -> None:
     """``scholarkg export --store DIR``: streamed by Oxigraph's writers, to a file or stdout."""
     from ..fileio import atomic_write
     from ..store import GraphStore, export_store
+    from .common import phase_progress
 
+    bar = phase_progress(progress)
     with GraphStore(store) as opened:
-        if output is None:
-            export_store(opened, fmt, sys.stdout.buffer)
-            sys.stdout.buffer.flush()
-            return
-        with atomic_write(output, "wb") as fh:
-            export_store(opened, fmt, fh)
-            size = fh.tell()
+        try:
+            if output is None:
+                export_store(opened, fmt, sys.stdout.buffer, bar)
+                sys.stdout.buffer.flush()
+                return
+            with atomic_write(output, "wb") as fh:
+                export_store(opened, fmt, fh, bar)
+                size = fh.tell()
+        finally:
+            bar.done()
     click.echo(f"wrote {output} ({size:,} bytes)", err=True)
 
 
