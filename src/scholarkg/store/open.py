@@ -4,8 +4,9 @@ Oxigraph answers a query several times faster from memory than from its on-disk 
 (each triple pattern there is a RocksDB lookup), and an in-memory copy takes about 300 bytes
 per statement. :func:`open_for_query` makes the copy when the store's statements fit in the
 memory budget, loading the sorted N-Quads snapshot of the blocks the last build left (so the
-copy has the same named graphs) and the store's search index, or the database itself once a
-SPARQL update changed it, and reads the database on disk otherwise.
+copy has the same named graphs) and the store's search index, or the database itself when the
+blocks are not the graph (after a SPARQL update, or a build that did not finish), and reads
+the database on disk otherwise.
 Loading costs about 3 s per million statements, which a long-running server pays once; a single
 ``query`` pays it on every run, so its default budget is smaller than a server's.
 
@@ -50,8 +51,8 @@ def budget_from_env(name: str, default: int) -> int:
 
 def fits_in_memory(path: str | Path, budget: int) -> bool:
     """Whether an in-memory copy of the store at ``path`` fits in ``budget`` bytes (its
-    statement count is known from its last build's snapshot; after a SPARQL update that count is
-    taken as near enough)."""
+    statement count is known from its last build's snapshot; after a SPARQL update, or a build
+    that did not finish, that count is taken as near enough)."""
     from .snapshot import snapshot_count
 
     count = snapshot_count(path)
@@ -122,7 +123,7 @@ def open_for_query(path: str | Path, *, memory_budget: int | None = None) -> Que
             from .search import SEARCH_GRAPH
 
             memory = pyoxigraph.Store()
-            if count is None:  # a SPARQL update changed the database: the snapshot is not its graph
+            if count is None:  # the snapshot is not the graph (an update, a build that did not finish)
                 memory.bulk_extend(disk.ox)
                 count = disk.count()
             else:
