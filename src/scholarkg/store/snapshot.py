@@ -239,8 +239,8 @@ def snapshot_count(store_path: str | Path) -> int | None:
 
 
 def statement_count(store_path: str | Path) -> int | None:
-    """Statements in a store, as its last build counted them: None unless the snapshot is the
-    graph (:func:`snapshot_is_graph`), where only the database knows."""
+    """Statements in a store, as its last build counted them; None while the snapshot is not
+    the graph (:func:`snapshot_is_graph`), since then only the database knows."""
     return snapshot_count(store_path) if snapshot_is_graph(store_path) else None
 
 
