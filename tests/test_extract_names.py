@@ -92,3 +92,14 @@ def test_a_capitalised_name_runs_on_to_a_data_head(extract_nlp):
                  extract_nlp)
     got = {m.text: m.type.value for m in ex.mentions}
     assert got.get("WildTrack Street Scenes") == "Dataset" and "WildTrack" not in got
+
+
+def test_a_span_that_leaves_a_bracket_open_or_closes_one_it_did_not_open_is_no_name(extract_nlp):
+    from scholarkg.extract.components.entities import balanced
+
+    assert balanced("GPT-4 (large)") and balanced("f(x)[y]{z}") and balanced("ResNet-50")
+    assert not balanced("SL₃(ℚ") and not balanced("non-)Abelian") and not balanced("(a]") and not balanced("a)(b")
+    got = _mentions(extract_nlp, "We study the (non-)Abelian gauge case with the (anti-)BRST charge, solved with FlexNet.",
+                    title="Twisted sheaves over SL₃(ℚ")
+    assert "FlexNet" in got
+    assert all(balanced(text) for text in got), sorted(got)

@@ -53,6 +53,22 @@ _DATA_TYPES = frozenset({EntityType.BENCHMARK, EntityType.DATASET})
 _SYSTEM_TYPES = frozenset({EntityType.METHOD, EntityType.MODEL})
 _VARIANT_WORDS = frozenset({"variant", "extension", "generalization", "generalisation", "modification", "version"})
 _VARIANT_TAIL = re.compile(r"^(?P<base>.+?)-(?P<size>\d+(?:\.\d+)?[BMKbmk])$")
+_OPENING, _CLOSING = "([{", ")]}"
+
+
+def balanced(text: str) -> bool:
+    """Whether every bracket of ``text`` is closed, in order, by one of its kind. A name
+    never leaves one open ("SL₂(ℤ" cut out of a formula, "non-)Abelian" out of "(non-)Abelian"),
+    so a span that does is not kept; the spans inside it still may be."""
+    if not any(ch in _OPENING or ch in _CLOSING for ch in text):
+        return True
+    waiting: list[str] = []
+    for ch in text:
+        if ch in _OPENING:
+            waiting.append(_CLOSING[_OPENING.index(ch)])
+        elif ch in _CLOSING and (not waiting or waiting.pop() != ch):
+            return False
+    return not waiting
 
 
 def _same_kind(a: EntityType | None, b: EntityType | None) -> bool:
@@ -144,7 +160,7 @@ class EntityMerger:
                 continue  # across the title break
             c.text = full[first : last + len(words[c.end - 1])]
             c.key = canonical_key(c.text)
-            if c.key and canonical_key(c.label):  # "$": no letters or digits, no name
+            if c.key and canonical_key(c.label) and balanced(c.text):  # "$": no letters or digits, no name
                 kept.append(c)
         cands = kept
         self._apply_definitions(doc, cands, defined)
