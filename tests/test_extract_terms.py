@@ -75,6 +75,15 @@ def test_generic_heads_need_a_specific_modifier(extract_nlp):
     assert {"attention mechanism", "policy network"} <= texts
 
 
+def test_words_that_judge_or_hedge_say_nothing_about_what_a_thing_is(extract_nlp):
+    texts, _ = _concepts(extract_nlp, "A suitable model explains the decay, yet an unknown mechanism remains. "
+                                      "Straightforward sampling is slow, so we use our own spectral estimator "
+                                      "and compare individual methods with a realistic model.")
+    for junk in ("suitable model", "unknown mechanism", "individual methods", "realistic model"):
+        assert junk not in texts, junk
+    assert "spectral estimator" in texts and "own spectral estimator" not in texts
+
+
 def test_groups_of_benchmarks_are_not_concepts(extract_nlp):
     texts, _ = _concepts(extract_nlp, "We evaluate on downstream benchmarks and on several retrieval benchmarks, "
                                       "and on the GLUE benchmarks.")

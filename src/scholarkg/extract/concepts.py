@@ -50,7 +50,8 @@ scalable practical useful valuable limited inadequate comprehensive extensive de
 rigorous principled flexible modular generic general basic advanced modern classical alternative
 similar cheap costly expensive top top-performing best-performing leading prevailing mainstream
 negligible marginal minimal substantial considerable reasonable moderate subsequent complex
-positive negative""".split()
+positive negative suitable possible sophisticated straightforward intuitive appropriate desired feasible
+adequate sufficient proper satisfactory elegant versatile convenient own suggested enormous""".split()
 _VAGUE_ADJECTIVES = """raw fixed downstream upstream differentiable sample-efficient training-free
 end-to-end single-stage multi-stage two-stage one-stage interactive unified holistic diverse
 hand-designed hand-crafted handcrafted general-purpose lightweight light-weight heavy open closed
@@ -59,7 +60,7 @@ automatic manual human-engineered mature runnable deterministic dynamic static u
 corresponding respective baseline base pretrained pre-trained trained learned fine-tuned off-the-shelf
 black-box white-box plug-and-play task-specific domain-specific model-agnostic data-driven
 learning-based cost-effective low-cost high-quality large-scale small-scale real-world frozen
-chunked""".split()
+chunked individual valid established realistic actual dedicated tailored relevant unknown""".split()
 
 # Words that never begin a concept: cut off from its start.
 EDGE_WORDS = frozenset(_NUMBER_WORDS + _QUANTIFIERS + _EVALUATIVE)
