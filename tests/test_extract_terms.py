@@ -84,6 +84,13 @@ def test_words_that_judge_or_hedge_say_nothing_about_what_a_thing_is(extract_nlp
     assert "spectral estimator" in texts and "own spectral estimator" not in texts
 
 
+def test_an_abbreviation_that_joins_clauses_never_starts_a_term(extract_nlp):
+    texts, _ = _concepts(extract_nlp, "Many lattice systems (e.g. two-dimensional spin models) behave alike, "
+                                      "cf. kinetic growth models.")
+    assert {"two-dimensional spin models", "kinetic growth models"} <= texts
+    assert not any(t.lower().startswith(("e.g.", "cf.")) for t in texts)
+
+
 def test_groups_of_benchmarks_are_not_concepts(extract_nlp):
     texts, _ = _concepts(extract_nlp, "We evaluate on downstream benchmarks and on several retrieval benchmarks, "
                                       "and on the GLUE benchmarks.")

@@ -186,6 +186,8 @@ def _modifier_ok(text: str) -> bool:
         return False  # "replaces", "assigns", or a plural that heads its own phrase
     if "'" in text or "\u2019" in text:
         return False  # possessives: "the agent's reasoning process"
+    if text.endswith(".") and len(text) > 1:
+        return False  # "e.g.", "i.e.", "cf.", "etc.": abbreviations that join clauses, not modifiers
     if _SIZE_OR_NUMBER.match(text) and not _DIMENSION.match(text):
         return False  # "our 1.7B model", "12 tasks"
     if low.startswith("-"):
