@@ -91,6 +91,14 @@ def test_an_abbreviation_that_joins_clauses_never_starts_a_term(extract_nlp):
     assert not any(t.lower().startswith(("e.g.", "cf.")) for t in texts)
 
 
+def test_metric_acronyms_that_are_also_words_are_metrics_only_as_their_authors_write_them(extract_nlp):
+    got = _mentions(extract_nlp, "We report box mAP on the detection benchmark, and METEOR and CIDEr for captioning.")
+    assert got["box mAP"] == "Metric" and got["METEOR"] == "Metric" and got["CIDEr"] == "Metric"
+    got = _mentions(extract_nlp, "The decoder upsamples feature maps. Harmonic maps between surfaces are classified. "
+                                 "Meteor showers were observed with a camera network.")
+    assert "Metric" not in got.values(), got
+
+
 def test_groups_of_benchmarks_are_not_concepts(extract_nlp):
     texts, _ = _concepts(extract_nlp, "We evaluate on downstream benchmarks and on several retrieval benchmarks, "
                                       "and on the GLUE benchmarks.")

@@ -60,6 +60,9 @@ TERM_HEADS: dict[str, EntityType] = {
         psnr ssim fid map cost complexity speed time""".split(), MT),
     **dict.fromkeys("dataset data-set corpus corpora benchmark treebank database".split(), D),
 }
+# Metric heads that are metrics only as written by their authors ("mAP", "METEOR", "CIDEr"); as
+# ordinary words they name other things ("feature maps", "smooth maps", "meteor showers").
+_ACRONYM_HEADS = frozenset({"map", "meteor", "cider"})
 # Heads that say nothing alone: "the model", "our approach", "a task".
 GENERIC_HEADS = frozenset(
     """network net model algorithm method approach architecture mechanism framework technique layer
@@ -231,7 +234,7 @@ class TermFinder:
                 self._role_head(view, i, spans, roles)
                 continue
             type_ = TERM_HEADS.get(head)
-            if type_ is None:
+            if type_ is None or (head in _ACRONYM_HEADS and not any(c.isupper() for c in text[1:])):
                 continue
             sent_start, sent_end = view.sent_bounds(i)
             # the head ends the phrase: "network architecture" keeps "architecture" as head
