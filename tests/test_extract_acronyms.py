@@ -62,3 +62,10 @@ def test_a_slogan_long_form_leaves_the_name_to_its_short_form(extract_nlp):
     _, ents = _ents(extract_nlp, "T\n\nWe propose Plan Less, Act More (PLAM), a framework for household robots. "
                                  "PLAM halves the number of steps.")
     assert {e[2] for e in ents if e[0] in {"PLAM", "Plan Less, Act More"}} == {"PLAM"}
+
+
+def test_a_judgement_abbreviated_is_no_definition(extract_nlp):
+    doc, ents = _ents(extract_nlp, "T\n\nEven state-of-the-art (SOTA) planners fail, while Bounded Lattice Search (BLS) "
+                                   "holds up. SOTA planners are slow.")
+    assert [(s.text, s._.long_form.text) for s in doc._.abbreviations] == [("BLS", "Bounded Lattice Search")]
+    assert not {"SOTA", "state-of-the-art"} & {e[0] for e in ents}

@@ -14,6 +14,7 @@ from __future__ import annotations
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
+from ..concepts import EDGE_WORDS
 from ..doctext import info
 from ..names import acronym_letters, is_acronym
 
@@ -69,6 +70,8 @@ def find_long_form(short: Span, candidate: Span) -> Span | None:
         span = candidate.doc[rest[0].i : span.end]
     if span.text.lower() == short.text.lower() or len(span.text) <= len(short.text):
         return None
+    if all(t.text.lower() in EDGE_WORDS and t.text != "A" for t in span):
+        return None  # "state-of-the-art (SOTA)": a judgement or a count names nothing ("Improved A" may)
     return span
 
 
