@@ -37,6 +37,14 @@ def test_role_nouns_that_describe_or_modify_are_not_tasks(extract_nlp):
     assert "task arithmetic" in labels
 
 
+def test_a_verb_after_a_subject_or_a_modal_is_no_task_before_a_role_noun(extract_nlp):
+    ex = _ex(extract_nlp, "Device tests can catch problems that unit tests miss, and we solve tasks quickly. "
+                          "We also study the scheduling problem and routing problems.")
+    labels = {m.label for m in ex.mentions}
+    assert not labels & {"catch", "solve", "catch problems", "solve tasks"}
+    assert {"scheduling", "routing"} <= labels
+
+
 def test_a_system_for_a_task_is_a_method_but_a_framework_of_a_method_is_the_method(extract_nlp):
     got = _by_text(_ex(extract_nlp, "Speech recognition systems rely on lexicons. We wrap "
                                     "retrieval-augmented generation in a RAG framework."))

@@ -170,6 +170,8 @@ _VERB_CONTEXT = frozenset(
     """we they it he she i to can could will would may might must should not also then further
     first cannot""".split()
 )
+# the word after one of these is a verb whatever follows it ("to" also comes before nouns)
+_SUBJECTS_AND_MODALS = frozenset("we they it he she i can could will would may might must should cannot".split())
 _ADJ_LY = frozenset({"fully", "early", "family", "anomaly", "poly", "only"})
 _SPLIT_MODIFIER = re.compile(rf"-(?:{MODIFIER_SUFFIXES})")
 _SIZE_OR_NUMBER = re.compile(r"^\d[\d.,]*[a-zA-Z]{0,2}$")
@@ -277,6 +279,8 @@ class TermFinder:
         if i - 1 < sent_start or not before[:1].isalpha() or _ADJECTIVE.search(before) or before in _COMPARATIVES:
             return  # "held-out tasks", "knowledge-intensive tasks", "broader tasks": descriptions
         start = self._left_edge(view, i - 1, sent_start) if _modifier_ok(view.words[i - 1]) else i
+        if start == i - 1 and start > sent_start and view.lower[start - 1] in _SUBJECTS_AND_MODALS:
+            return  # "tests can catch problems", "we solve tasks": a verb and its object
         if start >= i or not is_specific(view.words, start, i, True):
             return  # "the main task", "a downstream task", "this problem"
         if start == i - 1 and "-" in before:
