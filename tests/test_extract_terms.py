@@ -82,6 +82,8 @@ def test_words_that_judge_or_hedge_say_nothing_about_what_a_thing_is(extract_nlp
     for junk in ("suitable model", "unknown mechanism", "individual methods", "realistic model"):
         assert junk not in texts, junk
     assert "spectral estimator" in texts and "own spectral estimator" not in texts
+    texts, _ = _concepts(extract_nlp, "A comparable approach and two rival models fit the curves, as does a simplified model.")
+    assert not {"comparable approach", "rival models", "simplified model"} & texts, texts
 
 
 def test_an_abbreviation_that_joins_clauses_never_starts_a_term(extract_nlp):

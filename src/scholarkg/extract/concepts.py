@@ -51,7 +51,8 @@ rigorous principled flexible modular generic general basic advanced modern class
 similar cheap costly expensive top top-performing best-performing leading prevailing mainstream
 negligible marginal minimal substantial considerable reasonable moderate subsequent complex
 positive negative suitable possible sophisticated straightforward intuitive appropriate desired feasible
-adequate sufficient proper satisfactory elegant versatile convenient own suggested enormous""".split()
+adequate sufficient proper satisfactory elegant versatile convenient own suggested enormous
+comparable rival competing simplified""".split()
 _VAGUE_ADJECTIVES = """raw fixed downstream upstream differentiable sample-efficient training-free
 end-to-end single-stage multi-stage two-stage one-stage interactive unified holistic diverse
 hand-designed hand-crafted handcrafted general-purpose lightweight light-weight heavy open closed
