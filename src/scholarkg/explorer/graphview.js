@@ -257,6 +257,13 @@
             .map(([left, top]) => [left, top, left + w, top + h])
             .find((b) => b[0] >= 0 && b[1] >= 0 && b[2] <= width && b[3] <= height && !hits(labels, b));
         }
+        if (box === undefined && n.tier === 0) {
+          // a long name near the canvas's edge: slid inside it, up to four rows below or above
+          const left = Math.min(Math.max(x - w / 2, 0), width - w);
+          box = [0, 1, 2, 3].flatMap((k) => [[left, y + r + 1 + k * h], [left, y - r - 1 - (k + 1) * h]])
+            .map(([l, top]) => [l, top, l + w, top + h])
+            .find((b) => b[0] >= 0 && b[1] >= 0 && b[2] <= width && b[3] <= height && !hits(labels, b));
+        }
         // the selected or hovered node's label is always drawn
         if (box === undefined && urgent) box = [x - w / 2, y + r + 1, x + w / 2, y + r + 1 + h];
         if (box === undefined) return;
