@@ -170,8 +170,9 @@ _VERB_CONTEXT = frozenset(
     """we they it he she i to can could will would may might must should not also then further
     first cannot""".split()
 )
-# the word after one of these is a verb whatever follows it ("to" also comes before nouns)
-_SUBJECTS_AND_MODALS = frozenset("we they it he she i can could will would may might must should cannot".split())
+# the word after a subject or a modal is a verb whatever follows it ("to" and the adverbs also
+# come before nouns)
+_SUBJECTS_AND_MODALS = _VERB_CONTEXT - {"to", "not", "also", "then", "further", "first"}
 _ADJ_LY = frozenset({"fully", "early", "family", "anomaly", "poly", "only"})
 _SPLIT_MODIFIER = re.compile(rf"-(?:{MODIFIER_SUFFIXES})")
 _SIZE_OR_NUMBER = re.compile(r"^\d[\d.,]*[a-zA-Z]{0,2}$")
