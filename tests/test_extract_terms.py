@@ -86,6 +86,16 @@ def test_words_that_judge_or_hedge_say_nothing_about_what_a_thing_is(extract_nlp
     assert not {"comparable approach", "rival models", "simplified model"} & texts, texts
 
 
+def test_how_research_is_done_says_nothing_about_which_method(extract_nlp):
+    texts, _ = _concepts(extract_nlp, "An experimental strategy and analytical approaches bound the gap, numerical methods "
+                                      "check it, and a quantitative analysis of the spectral estimator follows.")
+    for junk in ("experimental strategy", "analytical approaches", "numerical methods", "quantitative analysis"):
+        assert junk not in texts, junk
+    assert "spectral estimator" in texts
+    texts, _ = _concepts(extract_nlp, "Pruning lowers the computational cost of the tree search.")
+    assert "computational cost" in texts  # which cost: the one of computing
+
+
 def test_an_abbreviation_that_joins_clauses_never_starts_a_term(extract_nlp):
     texts, _ = _concepts(extract_nlp, "Many lattice systems (e.g. two-dimensional spin models) behave alike, "
                                       "cf. kinetic growth models.")

@@ -61,7 +61,9 @@ automatic manual human-engineered mature runnable deterministic dynamic static u
 corresponding respective baseline base pretrained pre-trained trained learned fine-tuned off-the-shelf
 black-box white-box plug-and-play task-specific domain-specific model-agnostic data-driven
 learning-based cost-effective low-cost high-quality large-scale small-scale real-world frozen
-chunked individual valid established realistic actual dedicated tailored relevant unknown""".split()
+chunked individual valid established realistic actual dedicated tailored relevant unknown
+experimental theoretical empirical analytical analytic numerical conceptual methodological
+quantitative qualitative future""".split()
 
 # Words that never begin a concept: cut off from its start.
 EDGE_WORDS = frozenset(_NUMBER_WORDS + _QUANTIFIERS + _EVALUATIVE)
