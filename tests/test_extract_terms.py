@@ -21,6 +21,14 @@ def test_terms_around_head_nouns(extract_nlp):
     assert got["pretrained convolutional networks"] == "Method"
 
 
+def test_alignment_mining_induction_discovery_and_attribution_name_tasks(extract_nlp):
+    got = _mentions(extract_nlp, "Sentence alignment feeds argument mining and grammar induction, "
+                                 "while molecule discovery and authorship attribution need other cues.")
+    for task in ("Sentence alignment", "argument mining", "grammar induction", "molecule discovery",
+                 "authorship attribution"):
+        assert got.get(task) == "Task", (task, got)
+
+
 def test_no_fragments_or_vague_phrases(extract_nlp):
     got = _mentions(extract_nlp, "Our approach is simple. The model replaces sequential reasoning with search. "
                                  "We develop eight learning methods and a novel framework. "

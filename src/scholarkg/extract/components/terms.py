@@ -42,7 +42,7 @@ TERM_HEADS: dict[str, EntityType] = {
         coreference segmentation transcription correction simplification paraphrasing
         categorization categorisation spotting counting registration retargeting colorization
         dehazing deraining stylization compression transliteration normalization-task
-        question-answering processing vision""".split(), T),
+        question-answering processing vision alignment mining induction discovery attribution""".split(), T),
     **dict.fromkeys(
         """network net model algorithm method approach architecture mechanism framework technique
         learning training optimization optimisation embedding encoder decoder autoencoder
