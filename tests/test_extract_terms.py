@@ -57,6 +57,10 @@ def test_a_verb_never_starts_a_term(extract_nlp):
                                       "utilize tactile feedback networks.")
     assert "reconstruction error" in texts and "tactile feedback networks" in texts
     assert not any(t.startswith(("minimize", "utilize")) for t in texts)
+    texts, _ = _concepts(extract_nlp, "Audits involve code analysis, wherein static parsing finds bugs, and published "
+                                      "retrieval benchmarks and/or dependency parsing agree.")
+    assert {"code analysis", "dependency parsing"} <= texts
+    assert not any(t.lower().startswith(("involve", "wherein", "published", "and/or")) for t in texts), texts
 
 
 def test_a_dimension_is_no_number_at_the_edge(extract_nlp):

@@ -88,7 +88,8 @@ FUNCTION_WORDS = frozenset(
     during before after upon about against along around behind beyond despite except inside
     outside since toward towards until unlike while whereas if because although though
     whether either neither once whilst amongst besides between among per versus vs vs. via than
-    across within without into onto upon off out up down near beside beneath""".split()
+    across within without into onto upon off out up down near beside beneath wherein whereby thereby
+    therein and/or""".split()
 )
 
 

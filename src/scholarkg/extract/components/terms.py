@@ -109,7 +109,7 @@ STOP_MODIFIERS = frozenset(
     integrate employ utilize utilise adopt conduct construct examine examined implement formulate
     enhance facilitate mitigate alleviate accelerate boost measure quantify identify detect
     localize localise recognize recognise optimize optimise exploited incorporated integrated
-    utilized utilised conducted constructed implemented formulated""".split()
+    utilized utilised conducted constructed implemented formulated involve involves involving published""".split()
 )
 # Nouns that say a phrase names a task: "the viewpoint classification task", "the exploration problem"
 ROLE_HEADS = frozenset({"task", "problem", "subtask", "sub-task"})
