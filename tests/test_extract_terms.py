@@ -29,6 +29,13 @@ def test_alignment_mining_induction_discovery_and_attribution_name_tasks(extract
         assert got.get(task) == "Task", (task, got)
 
 
+def test_coverage_is_a_measure(extract_nlp):
+    got = _mentions(extract_nlp, "The generated tests raise branch coverage from 61% to 78%, and mutation coverage too.")
+    assert got.get("branch coverage") == "Metric" and got.get("mutation coverage") == "Metric", got
+    texts, _ = _concepts(extract_nlp, "World models offer broader coverage, and coverage matters.")
+    assert "coverage" not in texts
+
+
 def test_no_fragments_or_vague_phrases(extract_nlp):
     got = _mentions(extract_nlp, "Our approach is simple. The model replaces sequential reasoning with search. "
                                  "We develop eight learning methods and a novel framework. "

@@ -57,12 +57,14 @@ TERM_HEADS: dict[str, EntityType] = {
     **dict.fromkeys(
         """accuracy error precision recall score f1 f-score f-measure auc perplexity iou bleu rouge
         meteor cider measure metric correlation likelihood latency throughput reward rate
-        psnr ssim fid map cost complexity speed time""".split(), MT),
+        psnr ssim fid map cost complexity speed time coverage""".split(), MT),
     **dict.fromkeys("dataset data-set corpus corpora benchmark treebank database".split(), D),
 }
 # Metric heads that are metrics only as written by their authors ("mAP", "METEOR", "CIDEr"); as
 # ordinary words they name other things ("feature maps", "smooth maps", "meteor showers").
 _ACRONYM_HEADS = frozenset({"map", "meteor", "cider"})
+# Metric heads that name a measure only with what they measure: "branch coverage", not "broader coverage".
+_MEASURED_HEADS = frozenset({"coverage"})
 # Heads that say nothing alone: "the model", "our approach", "a task".
 GENERIC_HEADS = frozenset(
     """network net model algorithm method approach architecture mechanism framework technique layer
@@ -109,7 +111,8 @@ STOP_MODIFIERS = frozenset(
     integrate employ utilize utilise adopt conduct construct examine examined implement formulate
     enhance facilitate mitigate alleviate accelerate boost measure quantify identify detect
     localize localise recognize recognise optimize optimise exploited incorporated integrated
-    utilized utilised conducted constructed implemented formulated involve involves involving published""".split()
+    utilized utilised conducted constructed implemented formulated involve involves involving published raise
+    raises increase increases decrease decreases hamper hampers spend spends""".split()
 )
 # Nouns that say a phrase names a task: "the viewpoint classification task", "the exploration problem"
 ROLE_HEADS = frozenset({"task", "problem", "subtask", "sub-task"})
@@ -254,6 +257,8 @@ class TermFinder:
                 #           concept on its own; known ones ("summarization") come from the gazetteer
             if type_ is T and head != lower[i] and not (i + 1 < sent_end and singular(lower[i + 1]) in ROLE_HEADS):
                 continue  # "perfect matchings", "the predicted segmentations": things a task yields
+            if start == i and head in _MEASURED_HEADS:
+                continue  # "broader coverage": a coverage is a measure once it says of what ("branch coverage")
             if head == "time" and start > sent_start and lower[start - 1] in {"at", "in", "of"}:
                 continue  # "at test time", "in real time", "in linear time": when, not a measure
             spans.append(Found(start, i + 1, type_.value, head in STRICT_GENERIC_HEADS))
