@@ -29,6 +29,12 @@ def test_alignment_mining_induction_discovery_and_attribution_name_tasks(extract
         assert got.get(task) == "Task", (task, got)
 
 
+def test_problems_of_the_field_are_tasks(extract_nlp):
+    got = _mentions(extract_nlp, "Word sense disambiguation (WSD) helps tokenization, and domain adaptation helps WSD.")
+    assert got.get("Word sense disambiguation") == "Task" and got.get("WSD") == "Task", got
+    assert got.get("tokenization") == "Task" and got.get("domain adaptation") == "Task", got
+
+
 def test_coverage_is_a_measure(extract_nlp):
     got = _mentions(extract_nlp, "The generated tests raise branch coverage from 61% to 78%, and mutation coverage too.")
     assert got.get("branch coverage") == "Metric" and got.get("mutation coverage") == "Metric", got
