@@ -124,3 +124,10 @@ def test_a_capitalised_modifier_in_a_title_is_no_coined_name(extract_nlp):
     ex = extract(Record(id="t", title="Trust Calibration in GNN-Based Recommender Pipelines",
                         abstract="We study how recommenders built on graph networks decide whom to trust."), extract_nlp)
     assert "GNN-Based" not in {m.text for m in ex.mentions}
+
+
+def test_a_name_right_before_data_names_data_unless_it_is_a_kind_of_signal(extract_nlp):
+    got = _by_text(_ex(extract_nlp, "Our tagger is trained on the KESTREL data and the WOLLOM training data, "
+                                    "and the robot fuses RGB-D data with LiDAR data."))
+    assert got["KESTREL"].type.value == "Dataset" and got["WOLLOM"].type.value == "Dataset"
+    assert all(m.type.value != "Dataset" for t, m in got.items() if t in ("RGB-D", "LiDAR"))

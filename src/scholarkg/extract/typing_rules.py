@@ -53,6 +53,8 @@ _SPLIT_WORDS = frozenset({"test", "training", "train", "validation", "val", "dev
                           "testing", "held-out"})
 _SPLITS = frozenset({"set", "split", "subset", "partition", "portion"})
 _DATA_HEADS = frozenset({EntityType.DATASET, EntityType.BENCHMARK})
+# Kinds of signal, not data sets: "RGB-D data", "LiDAR data".
+_MODALITIES = frozenset("rgb rgb-d rgbd lidar gps imu mri fmri ct pet sar eeg ecg emg radar sonar depth ir nir".split())
 _COMPARE_LEFT = frozenset({"outperforms", "outperform", "outperforming", "than", "over", "versus", "vs.", "vs",
                            "surpasses", "surpassing", "beats", "baselines", "baseline"})
 
@@ -79,6 +81,9 @@ def right_head(doc: Doc, span: Span) -> EntityType | None:
     i = _skip_close(words, span.end)
     if i < len(words) and view.sent_of[i] == view.sent_of[span.start]:
         word = words[i]
+        if (lower[i] == "data" or (lower[i] in _SPLIT_WORDS and lower[i + 1:i + 2] == ["data"])) \
+                and span.text.lower() not in _MODALITIES:
+            return EntityType.DATASET  # "the GENIA data", "FBIS training data": a name of data
         t = head_type(word)
         if t is not None and (word[:1].islower() or word.istitle()):
             return t
