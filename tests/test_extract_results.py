@@ -127,3 +127,11 @@ def test_counts_bounds_and_ranges_are_not_results(extract_nlp):
     got, ex = _results(extract_nlp, "We analyse 38,000 hours across 134 tasks on GAIA. The pass rate is below 1%. "
                                     "Gains range from 1% to 5% on GAIA, and 12-49% of runs succeed.")
     assert got == [] and ex.results == ()
+
+
+def test_a_metric_written_with_a_subscript_is_the_metric(extract_nlp):
+    # "F$_1$" in a LaTeX abstract is read as "F₁"
+    ex = extract(Record(id="s", title="A tagger", abstract="The tagger reaches an F₁ of 88.4 on the Brown corpus."),
+                 extract_nlp)
+    assert [(m.text, m.label) for m in ex.mentions if m.type.value == "Metric"] == [("F₁", "F1")]
+    assert [(r.metric, r.value) for r in ex.results] == [("F1", Decimal("88.4"))]

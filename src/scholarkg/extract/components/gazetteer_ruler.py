@@ -9,6 +9,8 @@ Names with an upper-case letter are matched on exact token text (``ORTH``: "GAIA
 
 from __future__ import annotations
 
+import re
+
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc
@@ -20,6 +22,19 @@ from ..gazetteer import Gazetteer, load_gazetteer
 __all__ = ["GazetteerRuler", "SPANS_KEY"]
 
 SPANS_KEY = "gazetteer"
+
+
+_SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+_LETTER_DIGITS = re.compile(r"(?<=[A-Za-z])\d+")
+
+
+def _subscripted(entry, name: str) -> str | None:
+    """A metric's name with the digits after a letter as subscripts ("F1" -> "F₁"), as LaTeX
+    abstracts write it (``F$_1$``, decoded by :mod:`scholarkg.tex`); None when it has none."""
+    if entry.type is not EntityType.METRIC:
+        return None  # "H2O" (a method) is also water, "H₂O"
+    written = _LETTER_DIGITS.sub(lambda m: m.group().translate(_SUBSCRIPTS), name)
+    return written if written != name else None
 
 
 def _written_lower(entry, name: str) -> bool:
@@ -43,6 +58,9 @@ class GazetteerRuler:
                 continue
             for name in entry.names:
                 by_key.setdefault((entry.canonical, name == name.lower()), []).append(name)
+                scripted = _subscripted(entry, name)
+                if scripted is not None:
+                    by_key.setdefault((entry.canonical, scripted == scripted.lower()), []).append(scripted)
                 if _written_lower(entry, name):
                     # "soft actor-critic", "proximal policy optimization": a method's long form is
                     # written in lower case as often as capitalised
