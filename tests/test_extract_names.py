@@ -103,3 +103,14 @@ def test_a_span_that_leaves_a_bracket_open_or_closes_one_it_did_not_open_is_no_n
                     title="Twisted sheaves over SL₃(ℚ")
     assert "FlexNet" in got
     assert all(balanced(text) for text in got), sorted(got)
+
+
+def test_an_equation_or_a_bound_is_no_name(extract_nlp):
+    from scholarkg.extract.components.entities import formula
+
+    assert formula("V(φ)=V₀+λ") and formula("K_B≤3") and formula("Õ(n^2)-time") and formula("O(log n)")
+    assert not formula("R^2") and not formula("GPT-4o") and not formula("Orca(2)")
+    got = _mentions(extract_nlp, "With U(ψ)=U₀+κ the Q_B=5/7 regime appears, and Õ(ε^-6)-query KestrelNet solvers "
+                                 "beat the HarrowNet baseline.")
+    assert "HarrowNet" in got
+    assert not any(formula(text) for text in got), sorted(got)

@@ -71,6 +71,16 @@ def balanced(text: str) -> bool:
     return not waiting
 
 
+_RELATIONS = frozenset("=<>≤≥≈≠")
+_BOUND = re.compile(r"^[OÕoΘΩ]\(")
+
+
+def formula(text: str) -> bool:
+    """Whether ``text`` is mathematics rather than a name: an equation or inequality
+    ("V(ϕ)=V₀+δ", "C_A=4/9") or an asymptotic bound ("Õ(ε^-4)-query", "O(n log n)")."""
+    return any(ch in _RELATIONS for ch in text) or bool(_BOUND.match(text))
+
+
 def _same_kind(a: EntityType | None, b: EntityType | None) -> bool:
     """Benchmarks and datasets are one kind of thing, models and methods another."""
     groups = ({EntityType.BENCHMARK, EntityType.DATASET}, {EntityType.MODEL, EntityType.METHOD})
@@ -160,7 +170,8 @@ class EntityMerger:
                 continue  # across the title break
             c.text = full[first : last + len(words[c.end - 1])]
             c.key = canonical_key(c.text)
-            if c.key and canonical_key(c.label) and balanced(c.text):  # "$": no letters or digits, no name
+            # "$" has no letters or digits; "SL₂(ℤ" leaves a bracket open; "V(ϕ)=V₀" is an equation
+            if c.key and canonical_key(c.label) and balanced(c.text) and not formula(c.text):
                 kept.append(c)
         cands = kept
         self._apply_definitions(doc, cands, defined)
