@@ -114,3 +114,14 @@ def test_an_equation_or_a_bound_is_no_name(extract_nlp):
                                  "beat the HarrowNet baseline.")
     assert "HarrowNet" in got
     assert not any(formula(text) for text in got), sorted(got)
+
+
+def test_surname_pairs_initials_identifiers_formulas_and_units_are_no_coined_names(extract_nlp):
+    from scholarkg.extract.context_types import chemical_formula
+
+    assert chemical_formula("ZnO") and chemical_formula("Al2O3") and chemical_formula("CeAg₂Ge₂")
+    assert not chemical_formula("GAN") and not chemical_formula("CoLA") and not chemical_formula("BERT")
+    got = _mentions(extract_nlp, "The Varga-Tonelli shift in ZnO films and Gd2Ti2O7 grows above 3 TeV, as "
+                                 "J.Krall noted for HE1234-5678, while the QuornTest suite checks it.")
+    assert "QuornTest" in got
+    assert not {"Varga-Tonelli", "ZnO", "Gd2Ti2O7", "TeV", "J.Krall", "HE1234-5678"} & set(got), sorted(got)

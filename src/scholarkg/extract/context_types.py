@@ -172,6 +172,24 @@ def type_from_family(cands: list[Candidate], gazetteer) -> None:
 
 
 _MODIFIER_TAIL = re.compile(MODIFIER_SUFFIXES)
+# Names that are something else written with capitals, in fields outside machine learning:
+# surnames paired as a modifier ("Aharonov-Bohm", "Gauss-Bonnet"), initials ("A.W.", "P.Albers"),
+# catalogue numbers and identifiers (seven digits or more: "HE2347-4342"), chemical formulas.
+_EPONYMS = re.compile(r"[A-Z][a-z]+(?:--?[A-Z][a-z]+)+")
+_INITIAL = re.compile(r"[A-Z]\.")
+_ELEMENT = re.compile(r"([A-Z][a-z]?)[0-9\u2080-\u2089]*")
+_ELEMENTS = frozenset("""H He Li Be B C N O F Ne Na Mg Al Si P S Cl Ar K Ca Sc Ti V Cr Mn Fe Co Ni Cu Zn Ga Ge
+    As Se Br Kr Rb Sr Y Zr Nb Mo Tc Ru Rh Pd Ag Cd In Sn Sb Te I Xe Cs Ba La Ce Pr Nd Pm Sm Eu Gd Tb
+    Dy Ho Er Tm Yb Lu Hf Ta W Re Os Ir Pt Au Hg Tl Pb Bi Po At Rn Fr Ra Ac Th Pa U Np Pu""".split())
+
+
+def chemical_formula(text: str) -> bool:
+    """Whether ``text`` reads as a chemical formula: element symbols with their counts, in mixed
+    case ("ZnO", "Al2O3", "CeAg₂Ge₂"; not "GAN", which is no formula as written)."""
+    core = text.replace("(", "").replace(")", "")
+    parts = _ELEMENT.findall(core)
+    return (len(parts) >= 2 and any(ch.islower() for ch in core) and all(p in _ELEMENTS for p in parts)
+            and _ELEMENT.sub("", core) == "")
 
 
 def looks_coined(text: str) -> bool:
@@ -179,7 +197,8 @@ def looks_coined(text: str) -> bool:
     with capitals: an English word ("GENERATIVE"), English words run together
     ("SubmissionAndFormattingInstructions", "compressFigures"), a venue ("CVPR", "EMNLP2017"), a
     footnoted name ("Hager1"), a quantity ("6DoF", "0.9dB"), a modifier ending in "-Based",
-    "-Aware", ... or too long to be a name."""
+    "-Aware", ..., a pair of surnames, initials, an identifier, a chemical formula, or too long
+    to be a name."""
     from .lexicon import english_parts, is_english
 
     if len(text) > 20 or not text[:1].isalpha() or sum(ch.isalpha() for ch in text) < 2:
@@ -192,6 +211,9 @@ def looks_coined(text: str) -> bool:
         return False  # "LLM-Based", "Agent-Centric" (a title's capitals): a modifier, not a name
     if text.isupper() and text.isalpha() and len(text) <= 2:
         return False
+    if (_EPONYMS.fullmatch(text) or _INITIAL.match(text) or sum(ch.isdigit() for ch in text) >= 7
+            or chemical_formula(text)):
+        return False  # "Jahn-Teller", "P.Albers", "QSOJ23495-4338", "Gd2Ti2O7"
     if text[:1].islower():
         parts = _CAMEL_PARTS.findall(text)
         if len(parts) >= 2 and all(p.isdigit() or is_english(p) for p in parts):

@@ -70,6 +70,7 @@ NOT_NAMES = frozenset(
     """AI GPU GPUs CPU CPUs TPU TPUs USD US USA UK EU API APIs URL URLs PDF ID IDs OK II III IV
     VI VII VIII IX XI XII ML DL CV IoT SOTA SoTA FLOPs FLOP FLOPS TFLOPS GB MB KB TB GHz MHz
     HTML JSON XML SQL CSV HTTP PhD MSc BSc Q&A IQ TV PC DNA RNA MRI CT ECG EEG COVID-19 COVID
+    eV keV MeV GeV TeV PeV kpc Mpc Gpc
     AM PM UTC GMT N.B. NB I/O IO OS iOS macOS Linux Windows Android GitHub Python PyTorch
     TensorFlow JAX Keras CUDA Java C++ English Chinese German French Japanese Spanish Korean
     Arabic Russian Hindi Wikipedia-based SOC O*NET GDP ReLU Softmax A/B AND OR NOT IF
