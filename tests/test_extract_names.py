@@ -125,3 +125,5 @@ def test_surname_pairs_initials_identifiers_formulas_and_units_are_no_coined_nam
                                  "J.Krall noted for HE1234-5678, while the QuornTest suite checks it.")
     assert "QuornTest" in got
     assert not {"Varga-Tonelli", "ZnO", "Gd2Ti2O7", "TeV", "J.Krall", "HE1234-5678"} & set(got), sorted(got)
+    got = _mentions(extract_nlp, "A non-Kerrian phase and quasi-Lindqvist maps appear in XQZ-induced states, unlike PlumbNet.")
+    assert "PlumbNet" in got and not {"non-Kerrian", "quasi-Lindqvist", "XQZ-induced"} & set(got), sorted(got)

@@ -176,6 +176,7 @@ _MODIFIER_TAIL = re.compile(MODIFIER_SUFFIXES)
 # surnames paired as a modifier ("Aharonov-Bohm", "Gauss-Bonnet"), initials ("A.W.", "P.Albers"),
 # catalogue numbers and identifiers (seven digits or more: "HE2347-4342"), chemical formulas.
 _EPONYMS = re.compile(r"[A-Z][a-z]+(?:--?[A-Z][a-z]+)+")
+_PREFIXES = frozenset("non quasi anti semi inter intra pseudo sub post pre un".split())
 _INITIAL = re.compile(r"[A-Z]\.")
 _ELEMENT = re.compile(r"([A-Z][a-z]?)[0-9\u2080-\u2089]*")
 _ELEMENTS = frozenset("""H He Li Be B C N O F Ne Na Mg Al Si P S Cl Ar K Ca Sc Ti V Cr Mn Fe Co Ni Cu Zn Ga Ge
@@ -207,8 +208,12 @@ def looks_coined(text: str) -> bool:
         return False
     if text.rstrip("0123456789'\u2019-") in VENUES:
         return False
-    if "-" in text and _MODIFIER_TAIL.fullmatch(text.rsplit("-", 1)[1].lower()):
-        return False  # "LLM-Based", "Agent-Centric" (a title's capitals): a modifier, not a name
+    if "-" in text:
+        head, tail = text.split("-", 1)[0], text.rsplit("-", 1)[1].lower()
+        if _MODIFIER_TAIL.fullmatch(tail) or (tail.endswith("ed") and is_english(tail)):
+            return False  # "LLM-Based", "NSI-induced" (a title's capitals): a modifier, not a name
+        if head in _PREFIXES:
+            return False  # "non-Markovian", "quasi-Hopf", "anti-BRST": a word made from a name
     if text.isupper() and text.isalpha() and len(text) <= 2:
         return False
     if (_EPONYMS.fullmatch(text) or _INITIAL.match(text) or sum(ch.isdigit() for ch in text) >= 7
