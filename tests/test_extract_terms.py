@@ -117,6 +117,9 @@ def test_how_research_is_done_says_nothing_about_which_method(extract_nlp):
     for junk in ("experimental strategy", "analytical approaches", "numerical methods", "quantitative analysis"):
         assert junk not in texts, junk
     assert "spectral estimator" in texts
+    texts, _ = _concepts(extract_nlp, "Physical models, a coherent approach and an elementary process agree with "
+                                      "predefined modules.")
+    assert not {"Physical models", "coherent approach", "elementary process", "predefined modules"} & texts, texts
     texts, _ = _concepts(extract_nlp, "Pruning lowers the computational cost of the tree search.")
     assert "computational cost" in texts  # which cost: the one of computing
 

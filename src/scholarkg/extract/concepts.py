@@ -63,7 +63,8 @@ black-box white-box plug-and-play task-specific domain-specific model-agnostic d
 learning-based cost-effective low-cost high-quality large-scale small-scale real-world frozen
 chunked individual valid established realistic actual dedicated tailored relevant unknown
 experimental theoretical empirical analytical analytic numerical conceptual methodological
-quantitative qualitative future""".split()
+quantitative qualitative future technical sensitive transparent coherent consistent abstract informal
+physical potential regular natural predefined pre-defined elementary""".split()
 
 # Words that never begin a concept: cut off from its start.
 EDGE_WORDS = frozenset(_NUMBER_WORDS + _QUANTIFIERS + _EVALUATIVE)
