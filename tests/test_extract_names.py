@@ -127,3 +127,12 @@ def test_surname_pairs_initials_identifiers_formulas_and_units_are_no_coined_nam
     assert not {"Varga-Tonelli", "ZnO", "Gd2Ti2O7", "TeV", "J.Krall", "HE1234-5678"} & set(got), sorted(got)
     got = _mentions(extract_nlp, "A non-Kerrian phase and quasi-Lindqvist maps appear in XQZ-induced states, unlike PlumbNet.")
     assert "PlumbNet" in got and not {"non-Kerrian", "quasi-Lindqvist", "XQZ-induced"} & set(got), sorted(got)
+
+
+def test_attention_paid_or_received_is_no_attention_mechanism(extract_nlp):
+    text = ("Sparse retrieval has drawn growing attention. We pay close attention to latency and focus attention "
+            "on recall, while our decoder stacks grouped-query attention.")
+    ex = extract(Record(id="t", title="A study", abstract=text), extract_nlp)
+    mechanism = text.index("grouped-query attention")
+    assert any(m.text == "grouped-query attention" for m in ex.mentions)
+    assert not [m.text for m in ex.mentions if m.text.endswith("attention") and m.start < mechanism]

@@ -81,6 +81,24 @@ def formula(text: str) -> bool:
     return any(ch in _RELATIONS for ch in text) or bool(_BOUND.match(text))
 
 
+# What attention is in everyday English: something a thing receives, draws or is paid.
+_NOTICE = frozenset("""special particular increasing increased growing considerable much little great greater
+    significant substantial wide widespread renewed close careful more less focus focused pay paid pays paying
+    draw draws drew drawn attract attracts attracted attracting receive received receives receiving gain gained
+    gains gaining garner garnered deserve deserves devote devoted""".split())
+
+
+def everyday_attention(lower: list[str], start: int, end: int) -> bool:
+    """Whether the span ``start:end`` of the lower-cased words ends in "attention" meant as
+    notice ("has received increasing attention", "we pay special attention to", "focus attention
+    on") rather than the mechanism ("multi-head attention")."""
+    if lower[end - 1] != "attention":
+        return False
+    before = lower[start - 1] if start > 0 else ""
+    after = lower[end] if end < len(lower) else ""
+    return after == "to" or before in _NOTICE or lower[start] in _NOTICE
+
+
 def _same_kind(a: EntityType | None, b: EntityType | None) -> bool:
     """Benchmarks and datasets are one kind of thing, models and methods another."""
     groups = ({EntityType.BENCHMARK, EntityType.DATASET}, {EntityType.MODEL, EntityType.METHOD})
@@ -171,7 +189,8 @@ class EntityMerger:
             c.text = full[first : last + len(words[c.end - 1])]
             c.key = canonical_key(c.text)
             # "$" has no letters or digits; "SL₂(ℤ" leaves a bracket open; "V(ϕ)=V₀" is an equation
-            if c.key and canonical_key(c.label) and balanced(c.text) and not formula(c.text):
+            if c.key and canonical_key(c.label) and balanced(c.text) and not formula(c.text) \
+                    and not everyday_attention(view.lower, c.start, c.end):
                 kept.append(c)
         cands = kept
         self._apply_definitions(doc, cands, defined)
