@@ -173,3 +173,14 @@ def test_a_title_cased_concept_in_a_title_is_the_concept_of_the_abstract(extract
                         abstract="Hierarchical contour segmentation splits each frame into regions."), extract_nlp)
     labels = {(m.field.value, m.label) for m in ex.mentions}
     assert labels == {("title", "hierarchical contour segmentation"), ("abstract", "hierarchical contour segmentation")}
+
+
+def test_measures_of_mathematics_durations_and_research_modes_are_no_metrics_or_tasks(extract_nlp):
+    texts, _ = _concepts(extract_nlp, "The Haar measure and invariant measures on a Kähler metric settle in polynomial "
+                                      "time after a long time, and a theoretical understanding of experimental "
+                                      "detection follows.")
+    for junk in ("Haar measure", "invariant measures", "Kähler metric", "polynomial time", "long time",
+                 "theoretical understanding", "experimental detection"):
+        assert junk not in texts, junk
+    got = _mentions(extract_nlp, "Retrieval metrics and the F1 measure agree on pedestrian detection.")
+    assert got.get("Retrieval metrics") == "Metric" and got.get("pedestrian detection") == "Task", got

@@ -63,6 +63,32 @@ TERM_HEADS: dict[str, EntityType] = {
 # Metric heads that are metrics only as written by their authors ("mAP", "METEOR", "CIDEr"); as
 # ordinary words they name other things ("feature maps", "smooth maps", "meteor showers").
 _ACRONYM_HEADS = frozenset({"map", "meteor", "cider"})
+# Measures and metrics of mathematics, not of evaluation: "the Haar measure", "invariant
+# measures", "a Kähler metric", "probability measures".
+_MATH_MEASURES = frozenset({"measure", "metric"})
+_MATH_OBJECT_WORDS = frozenset("""invariant probability valued borel spectral riemannian hermitian lorentzian
+    finsler kähler haar lebesgue radon gibbs counting product complete conformal flat""".split())
+# How long something takes, not a measured time: "in polynomial time", "for a long time".
+_DURATIONS = frozenset("""long short finite infinite polynomial exponential linear constant logarithmic quadratic
+    sublinear superlinear real arbitrary reasonable""".split())
+# Words that only say how a task is approached: "theoretical understanding", "experimental detection".
+_RESEARCH_MODE = frozenset("""theoretical experimental empirical numerical analytical analytic geometrical geometric
+    quantitative qualitative conceptual complete""".split())
+
+
+def _not_a_score(words: list[str], lower: list[str], start: int, i: int, head: str) -> bool:
+    """A metric-headed phrase that names no score: a measure or metric of mathematics (its
+    modifiers are mathematical words or a name that is no English word: "Haar measure"), or a
+    duration."""
+    from ..lexicon import is_english
+
+    mods = range(start, i)
+    if head in _MATH_MEASURES and any(lower[k] in _MATH_OBJECT_WORDS or (words[k].istitle() and not is_english(words[k]))
+                                      for k in mods):
+        return True
+    return head == "time" and bool(mods) and all(lower[k] in _DURATIONS for k in mods)
+
+
 # Metric heads that name a measure only with what they measure: "branch coverage", not "broader coverage".
 _MEASURED_HEADS = frozenset({"coverage"})
 # Heads that say nothing alone: "the model", "our approach", "a task".
@@ -259,6 +285,10 @@ class TermFinder:
                 continue  # "perfect matchings", "the predicted segmentations": things a task yields
             if start == i and head in _MEASURED_HEADS:
                 continue  # "broader coverage": a coverage is a measure once it says of what ("branch coverage")
+            if type_ is MT and _not_a_score(words, lower, start, i, head):
+                continue  # "the Haar measure", "a Kähler metric", "in polynomial time"
+            if type_ is T and start < i and all(lower[k] in _RESEARCH_MODE for k in range(start, i)):
+                continue  # "theoretical understanding", "experimental detection": how, not what
             if head == "time" and start > sent_start and lower[start - 1] in {"at", "in", "of"}:
                 continue  # "at test time", "in real time", "in linear time": when, not a measure
             spans.append(Found(start, i + 1, type_.value, head in STRICT_GENERIC_HEADS))
