@@ -29,8 +29,8 @@ from functools import lru_cache
 
 from .names import canonical_key, singular
 
-__all__ = ["EDGE_WORDS", "GENERIC_MODIFIERS", "STRICT_GENERIC_HEADS", "trim_start", "is_specific", "is_group",
-           "concept_key"]
+__all__ = ["EDGE_WORDS", "GENERIC_MODIFIERS", "RESEARCH_MODE", "STRICT_GENERIC_HEADS", "trim_start", "is_specific",
+           "is_group", "concept_key"]
 
 _NUMBER_WORDS = """one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
 twenty thirty forty fifty hundred hundreds thousand thousands million millions billion dozens dozen
@@ -62,14 +62,17 @@ corresponding respective baseline base pretrained pre-trained trained learned fi
 black-box white-box plug-and-play task-specific domain-specific model-agnostic data-driven
 learning-based cost-effective low-cost high-quality large-scale small-scale real-world frozen
 chunked individual valid established realistic actual dedicated tailored relevant unknown
-experimental theoretical empirical analytical analytic numerical conceptual methodological
-quantitative qualitative future technical sensitive transparent coherent consistent abstract informal
-physical potential regular natural predefined pre-defined elementary""".split()
+future technical sensitive transparent coherent consistent abstract informal physical potential
+regular natural predefined pre-defined elementary""".split()
+# Words that say only how research is done: "an experimental strategy", "numerical methods",
+# "theoretical understanding" ("computational cost" says which cost: not one of them).
+RESEARCH_MODE = frozenset("""experimental theoretical empirical analytical analytic numerical conceptual
+methodological quantitative qualitative geometrical geometric""".split())
 
 # Words that never begin a concept: cut off from its start.
 EDGE_WORDS = frozenset(_NUMBER_WORDS + _QUANTIFIERS + _EVALUATIVE)
 # Modifiers that leave a generic head generic ("raw model", "fixed runtime model").
-GENERIC_MODIFIERS = frozenset(_NUMBER_WORDS + _QUANTIFIERS + _EVALUATIVE + _VAGUE_ADJECTIVES + """
+GENERIC_MODIFIERS = frozenset(_NUMBER_WORDS + _QUANTIFIERS + _EVALUATIVE + _VAGUE_ADJECTIVES + [*RESEARCH_MODE] + """
 runtime selection learning training evaluation prompting reasoning process task tasks research
 agent agents agentic execution inference time resource resources system systems""".split())
 # Heads that name any kind of thing; as a plural they describe a group.

@@ -19,7 +19,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from ...model import EntityType
-from ..concepts import STRICT_GENERIC_HEADS, concept_key, is_group, is_specific, trim_start
+from ..concepts import RESEARCH_MODE, STRICT_GENERIC_HEADS, concept_key, is_group, is_specific, trim_start
 from ..cues import FUNCTION_WORDS
 from ..doctext import ROLES_KEY, Found, info, set_found
 from ..tokenizer import MODIFIER_SUFFIXES
@@ -72,8 +72,7 @@ _MATH_OBJECT_WORDS = frozenset("""invariant probability valued borel spectral ri
 _DURATIONS = frozenset("""long short finite infinite polynomial exponential linear constant logarithmic quadratic
     sublinear superlinear real arbitrary reasonable""".split())
 # Words that only say how a task is approached: "theoretical understanding", "experimental detection".
-_RESEARCH_MODE = frozenset("""theoretical experimental empirical numerical analytical analytic geometrical geometric
-    quantitative qualitative conceptual complete""".split())
+_RESEARCH_MODE = RESEARCH_MODE | {"complete"}
 
 
 def _not_a_score(words: list[str], lower: list[str], start: int, i: int, head: str) -> bool:
@@ -83,8 +82,8 @@ def _not_a_score(words: list[str], lower: list[str], start: int, i: int, head: s
     from ..lexicon import is_english
 
     mods = range(start, i)
-    if head in _MATH_MEASURES and any(lower[k] in _MATH_OBJECT_WORDS or (words[k].istitle() and not is_english(words[k]))
-                                      for k in mods):
+    if head in _MATH_MEASURES and any(lower[k] in _MATH_OBJECT_WORDS
+                                      or (words[k].istitle() and not is_english(words[k])) for k in mods):
         return True
     return head == "time" and bool(mods) and all(lower[k] in _DURATIONS for k in mods)
 
