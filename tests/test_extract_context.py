@@ -131,3 +131,5 @@ def test_a_name_right_before_data_names_data_unless_it_is_a_kind_of_signal(extra
                                     "and the robot fuses RGB-D data with LiDAR data."))
     assert got["KESTREL"].type.value == "Dataset" and got["WOLLOM"].type.value == "Dataset"
     assert all(m.type.value != "Dataset" for t, m in got.items() if t in ("RGB-D", "LiDAR"))
+    got = _by_text(_ex(extract_nlp, "No molecular cloud shows in the NO data of the survey."))
+    assert "NO" not in got or got["NO"].type.value != "Dataset"

@@ -82,8 +82,8 @@ def right_head(doc: Doc, span: Span) -> EntityType | None:
     if i < len(words) and view.sent_of[i] == view.sent_of[span.start]:
         word = words[i]
         if (lower[i] == "data" or (lower[i] in _SPLIT_WORDS and lower[i + 1:i + 2] == ["data"])) \
-                and span.text.lower() not in _MODALITIES:
-            return EntityType.DATASET  # "the GENIA data", "FBIS training data": a name of data
+                and span.text.lower() not in _MODALITIES and not (len(span.text) <= 2 and span.text.isupper()):
+            return EntityType.DATASET  # "the GENIA data", "FBIS training data"; not "CO data" (a molecule)
         t = head_type(word)
         if t is not None and (word[:1].islower() or word.istitle()):
             return t
