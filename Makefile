@@ -46,6 +46,7 @@ model: install
 eval: install
 	$(BIN)/scholarkg eval ../shared/data/scirex/abstracts.gold.jsonl
 	$(BIN)/scholarkg eval ../shared/data/scierc/test.gold.jsonl
+	$(BIN)/scholarkg eval ../shared/data/tdmsci/test_500_v2.conll
 
 ## Extraction speed against the bare spaCy tokenizer.
 bench: install

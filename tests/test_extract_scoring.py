@@ -118,3 +118,64 @@ def test_edge_cases_equal_the_shared_scorer(tmp_path, capsys):
     assert (ours["typed"]["f1"], ours["untyped"]["f1"], ours["introduces"]["f1"], ours["results"]["f1"]) == \
         pytest.approx((f, fu, fi, fr), abs=1e-12)
     assert ours["missing_documents"] == missing
+
+
+_CONLL = """We\t0\tO
+tag\t3\tO
+part\t7\tB-TASK
+-\t11\tI-TASK
+of\t12\tI-TASK
+-\t14\tI-TASK
+speech\t15\tI-TASK
+on\t22\tO
+the\t25\tO
+Brown\t29\tB-DATASET
+corpus\t35\tI-DATASET
+by\t42\tO
+accuracy\t45\tB-METRIC
+.\t53\tO
+
+Parsers\t55\tO
+use\t63\tO
+beam\t67\tO
+search\t72\tO
+.\t78\tO
+"""
+
+
+def test_conll_sentences_become_gold_papers_with_the_types_they_mark(tmp_path):
+    from scholarkg.extract.evaluate import conll_documents
+
+    path = tmp_path / "small.conll"
+    path.write_text(_CONLL, encoding="utf-8")
+    first, second = conll_documents(path)
+    assert first["abstract"] == "We tag part-of-speech on the Brown corpus by accuracy."
+    assert first["gold"] == {"TASK": [["part-of-speech"]], "DATA": [["Brown corpus"]], "METRIC": [["accuracy"]]}
+    assert second["abstract"] == "Parsers use beam search." and second["gold"] == {}
+    assert first["types"] == ["DATA", "METRIC", "TASK"] and first["title"] != second["title"]
+
+
+def test_types_the_annotators_did_not_mark_are_neither_right_nor_wrong():
+    gold = [{"title": "Sentence 1", "gold": {"TASK": [["parsing"]]}, "types": ["TASK", "DATA", "METRIC"]}]
+    pred = [{"title": "Sentence 1", "entities": [{"text": "beam search", "type": "Method"},
+                                                 {"text": "tagging", "type": "Task"},
+                                                 {"text": "parsing", "type": "Method"}]}]
+    scores = score_documents(gold, pred)
+    assert scores["typed"]["fp"] == 1 and scores["typed"]["fn"] == 1  # "tagging"; "parsing" mistyped
+    assert scores["untyped"]["tp"] == 1 and scores["untyped"]["fp"] == 1  # "beam search" counts for nothing
+    unmarked = score_documents([{k: v for k, v in gold[0].items() if k != "types"}], pred)
+    assert unmarked["typed"]["fp"] == 3
+
+
+def test_eval_reads_a_conll_file_and_names_a_bad_line(tmp_path, cli):
+    path = tmp_path / "small.conll"
+    path.write_text(_CONLL, encoding="utf-8")
+    result = cli("eval", path, "--json")
+    assert result.exit_code == 0
+    scores = json.loads(result.stdout)
+    assert scores["documents"] == 2 and set(scores["by_type"]) <= {"TASK", "DATA", "METRIC"}
+    assert scores["by_type"]["METRIC"]["tp"] == 1
+    bad = tmp_path / "bad.conll"
+    bad.write_text("We\t0\tO\nno offset here\n", encoding="utf-8")
+    result = cli("eval", bad)
+    assert result.exit_code != 0 and f"{bad}:2: expected 'token offset tag'" in result.stderr

@@ -48,9 +48,11 @@ def evaluate(gold, output, as_json):
     """Run the extractor on a document-level gold file and score it.
 
     GOLD has one paper per line (id, title, abstract, gold entities by type, introduces,
-    results). Prints precision, recall and F1 per entity type, typed and untyped, per kind
-    (names and concepts), the roles given, `introduces` and results (improvements are
-    counted apart), matching names as the shared scorer does.
+    results), or is a `.conll` file of tagged sentences (`token offset tag`, TDMSci's TASK,
+    DATASET and METRIC tags), each sentence scored as a paper on the types it marks. Prints
+    precision, recall and F1 per entity type, typed and untyped, per kind (names and
+    concepts), the roles given, `introduces` and results (improvements are counted apart),
+    matching names as the shared scorer does.
     """
     from ..extract.evaluate import evaluate as run_evaluate
     from ..extract.evaluate import format_report

@@ -4,6 +4,11 @@
 the gold file's papers (their lines have id/year/category/title/abstract, so the JSON-lines
 reader reads them), writes the predictions in the extraction JSON-lines contract, and prints
 the figures of :mod:`scholarkg.extract.scoring`.
+
+A gold file may also be sentences in CoNLL BIO form (``token offset tag`` per line, a blank line
+between sentences; TDMSci's ``TASK``, ``DATASET`` and ``METRIC`` tags): each sentence is then a
+paper of its own (titled ``Sentence n``, the sentence as its abstract), with the entities its
+tags mark, scored on those types only (:func:`conll_documents`).
 """
 
 from __future__ import annotations
@@ -16,16 +21,67 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-__all__ = ["evaluate", "format_report", "main"]
+__all__ = ["evaluate", "conll_documents", "format_report", "main"]
 
 log = logging.getLogger(__name__)
+
+
+_CONLL_TYPES = {"TASK": "TASK", "DATASET": "DATA", "METRIC": "METRIC"}
+
+
+def conll_documents(path: str | Path) -> list[dict[str, Any]]:
+    """The sentences of a CoNLL BIO file (``token offset tag``, tab- or space-separated, offsets
+    into the source text) as gold papers: the sentence rebuilt from its tokens' offsets, the
+    entities its ``B-``/``I-`` tags mark, and ``types``, the coarse types the tags can mark.
+    A line that is not three fields raises :class:`~scholarkg.errors.InputError` naming the file
+    and line."""
+    from ..errors import InputError
+
+    docs: list[dict[str, Any]] = []
+    tokens: list[tuple[str, int, str]] = []
+
+    def close() -> None:
+        if not tokens:
+            return
+        base, text = tokens[0][1], ""
+        spans: list[list] = []
+        for token, offset, tag in tokens:
+            text += " " * max(offset - base - len(text), 0) + token
+            end = len(text)
+            kind, _, label = tag.partition("-")
+            if kind == "I" and spans and spans[-1][0] == label and spans[-1][2] == "open":
+                spans[-1][1] = (spans[-1][1][0], end)
+            else:
+                if spans:
+                    spans[-1][2] = "closed"
+                if kind in ("B", "I") and label in _CONLL_TYPES:
+                    spans.append([label, (end - len(token), end), "open"])
+        gold: dict[str, list[list[str]]] = {}
+        for label, (start, end), _ in spans:
+            gold.setdefault(_CONLL_TYPES[label], []).append([text[start:end]])
+        n = len(docs) + 1
+        docs.append({"id": f"{Path(path).stem}-{n}", "title": f"Sentence {n}", "abstract": text, "gold": gold,
+                     "types": sorted(set(_CONLL_TYPES.values()))})
+        tokens.clear()
+
+    with open(path, encoding="utf-8") as fh:
+        for number, line in enumerate(fh, 1):
+            fields = line.split()
+            if not fields:
+                close()
+                continue
+            if len(fields) != 3 or not fields[1].isdigit():
+                raise InputError(f"{path}:{number}: expected 'token offset tag', got {line.strip()[:60]!r}")
+            tokens.append((fields[0], int(fields[1]), fields[2]))
+    close()
+    return docs
 
 
 def evaluate(gold_path: str | Path, *, out_path: str | Path | None = None, nlp=None) -> dict[str, Any]:
     """Extract from every paper of ``gold_path``, write predictions, return the scores.
 
     Predictions go to ``out_path`` (a temporary file when ``None``; its path is in the
-    returned ``"predictions"``).
+    returned ``"predictions"``). A ``.conll`` file is read with :func:`conll_documents`.
     """
     from ..errors import Problems
     from ..link import Linker
@@ -34,23 +90,35 @@ def evaluate(gold_path: str | Path, *, out_path: str | Path | None = None, nlp=N
     from .jsonl import write_jsonl
     from .scoring import score_files
 
+    source = Path(gold_path)
     problems = Problems()
-    records = list(read_records([Path(gold_path)], problems, format="jsonl"))
-    pairs = list(extract_many(records, nlp=nlp))
-    linker = Linker()
-    for _, extraction in pairs:
-        linker.add(extraction)
-    if out_path is None:
-        handle = tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8")
-        out_path = handle.name
-        handle.close()
-    out_path = Path(out_path)
-    with out_path.open("w", encoding="utf-8") as fh:
-        write_jsonl(pairs, linker, fh)
-    scores = score_files(gold_path, out_path)
+    converted = source.suffix == ".conll"
+    if converted:
+        with tempfile.NamedTemporaryFile("w", suffix=".gold.jsonl", delete=False, encoding="utf-8") as handle:
+            for doc in conll_documents(source):
+                handle.write(json.dumps(doc, ensure_ascii=False) + "\n")
+        gold_path = handle.name
+        problems = Problems(limit_logged=-1)  # sentences have no year, and the reader would say so of each
+    try:
+        records = list(read_records([Path(gold_path)], problems, format="jsonl"))
+        pairs = list(extract_many(records, nlp=nlp))
+        linker = Linker()
+        for _, extraction in pairs:
+            linker.add(extraction)
+        if out_path is None:
+            handle = tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8")
+            out_path = handle.name
+            handle.close()
+        out_path = Path(out_path)
+        with out_path.open("w", encoding="utf-8") as fh:
+            write_jsonl(pairs, linker, fh)
+        scores = score_files(gold_path, out_path)
+    finally:
+        if converted:
+            Path(gold_path).unlink(missing_ok=True)
     scores["predictions"] = str(out_path)
     scores["records"] = len(records)
-    log.info("evaluated %d records from %s", len(records), gold_path)
+    log.info("evaluated %d records from %s", len(records), source)
     return scores
 
 

@@ -12,6 +12,9 @@ The matching rules are those documented for the project's gold format:
   are counted once per paper, type and name; a gold entity counts under its first allowed
   type (alphabetically);
 - **untyped**: the same without types;
+- **types**: a gold paper may list the coarse types its annotators marked (``"types": ["TASK",
+  "DATA", "METRIC"]``, as for TDMSci's sentences); a prediction of another type that finds no
+  gold entity is then neither right nor wrong (a method, where methods were not marked);
 - **introduces**: gold entities named in ``introduces`` against predicted entities whose
   role starts with "introduc" (each such prediction that matches none is a false positive);
 - **by kind**: predicted entities of each kind (``name``, ``concept``) that find a gold entity
@@ -89,7 +92,11 @@ def _score_one(gold: dict, pred: dict, typed: dict[str, Counts], untyped: Counts
                kinds: dict[str, Counts] | None = None, roles: dict[str, int] | None = None) -> None:
     golds = _gold_entities(gold)
     optional = {norm(o) for o in gold.get("optional", [])}
+    marked = set(gold.get("types") or ())
     preds = [(coarse_type(e.get("type")), _names(e), e) for e in pred.get("entities", [])]
+
+    def wrong(ptype: str, names: set[str]) -> bool:  # a prediction that finds nothing: a false positive?
+        return not names & optional and (not marked or ptype in marked)
 
     found: set[int] = set()
     false_pos: set[tuple[str, str]] = set()
@@ -97,7 +104,7 @@ def _score_one(gold: dict, pred: dict, typed: dict[str, Counts], untyped: Counts
         hits = [i for i, (allowed, aliases) in enumerate(golds) if names & aliases and ptype in allowed]
         if hits:
             found.update(hits)
-        elif not names & optional:
+        elif wrong(ptype, names):
             false_pos.add((ptype, min(names) if names else ""))
     for i, (allowed, _) in enumerate(golds):
         bucket = typed[sorted(allowed)[0]]
@@ -117,7 +124,7 @@ def _score_one(gold: dict, pred: dict, typed: dict[str, Counts], untyped: Counts
             key = (kind, min(names) if names else "")
             if hits:
                 seen[key] = True
-            elif not names & optional:
+            elif wrong(ptype, names):
                 seen.setdefault(key, False)
         for (kind, _), hit in seen.items():
             if hit:
@@ -132,11 +139,11 @@ def _score_one(gold: dict, pred: dict, typed: dict[str, Counts], untyped: Counts
 
     found_u: set[int] = set()
     false_u: set[str] = set()
-    for _, names, _ in preds:
+    for ptype, names, _ in preds:
         hits = [i for i, (_, aliases) in enumerate(golds) if names & aliases]
         if hits:
             found_u.update(hits)
-        elif not names & optional:
+        elif wrong(ptype, names):
             false_u.add(min(names) if names else "")
     untyped.tp += len(found_u)
     untyped.fp += len(false_u)
