@@ -140,6 +140,16 @@ use\t63\tO
 beam\t67\tO
 search\t72\tO
 .\t78\tO
+
+Scores\t80\tO
+use\t87\tO
+word\t91\tB-METRIC
+error\t96\tI-METRIC
+rate\t102\tI-METRIC
+(\t107\tI-METRIC
+WER\t108\tI-METRIC
+)\t111\tI-METRIC
+.\t112\tO
 """
 
 
@@ -148,11 +158,13 @@ def test_conll_sentences_become_gold_papers_with_the_types_they_mark(tmp_path):
 
     path = tmp_path / "small.conll"
     path.write_text(_CONLL, encoding="utf-8")
-    first, second = conll_documents(path)
+    first, second, third = conll_documents(path)
     assert first["abstract"] == "We tag part-of-speech on the Brown corpus by accuracy."
     assert first["gold"] == {"TASK": [["part-of-speech"]], "DATA": [["Brown corpus"]], "METRIC": [["accuracy"]]}
     assert second["abstract"] == "Parsers use beam search." and second["gold"] == {}
     assert first["types"] == ["DATA", "METRIC", "TASK"] and first["title"] != second["title"]
+    assert third["abstract"] == "Scores use word error rate (WER)."
+    assert third["gold"] == {"METRIC": [["word error rate (WER)", "word error rate", "WER"]]}  # either name
 
 
 def test_types_the_annotators_did_not_mark_are_neither_right_nor_wrong():
@@ -173,8 +185,8 @@ def test_eval_reads_a_conll_file_and_names_a_bad_line(tmp_path, cli):
     result = cli("eval", path, "--json")
     assert result.exit_code == 0
     scores = json.loads(result.stdout)
-    assert scores["documents"] == 2 and set(scores["by_type"]) <= {"TASK", "DATA", "METRIC"}
-    assert scores["by_type"]["METRIC"]["tp"] == 1
+    assert scores["documents"] == 3 and set(scores["by_type"]) <= {"TASK", "DATA", "METRIC"}
+    assert scores["by_type"]["METRIC"]["tp"] == 2  # "accuracy", and "word error rate" by its long form
     bad = tmp_path / "bad.conll"
     bad.write_text("We\t0\tO\nno offset here\n", encoding="utf-8")
     result = cli("eval", bad)

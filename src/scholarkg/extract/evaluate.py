@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -29,10 +30,21 @@ log = logging.getLogger(__name__)
 _CONLL_TYPES = {"TASK": "TASK", "DATASET": "DATA", "METRIC": "METRIC"}
 
 
+_DEFINED = re.compile(r"(?P<long>.*\w)\s*\((?P<short>[^()]*\w[^()]*)\)")
+
+
+def _aliases(span: str) -> list[str]:
+    """A tagged span's accepted names: itself, and when it defines a short form ("Penn Treebank
+    (PTB)"), the long form and the short form, as the gold files list an entity's aliases."""
+    m = _DEFINED.fullmatch(span)
+    return [span, m["long"], m["short"]] if m else [span]
+
+
 def conll_documents(path: str | Path) -> list[dict[str, Any]]:
     """The sentences of a CoNLL BIO file (``token offset tag``, tab- or space-separated, offsets
     into the source text) as gold papers: the sentence rebuilt from its tokens' offsets, the
-    entities its ``B-``/``I-`` tags mark, and ``types``, the coarse types the tags can mark.
+    entities its ``B-``/``I-`` tags mark (a span that defines a short form is also accepted as
+    either form: :func:`_aliases`), and ``types``, the coarse types the tags can mark.
     A line that is not three fields raises :class:`~scholarkg.errors.InputError` naming the file
     and line."""
     from ..errors import InputError
@@ -58,7 +70,7 @@ def conll_documents(path: str | Path) -> list[dict[str, Any]]:
                     spans.append([label, (end - len(token), end), "open"])
         gold: dict[str, list[list[str]]] = {}
         for label, (start, end), _ in spans:
-            gold.setdefault(_CONLL_TYPES[label], []).append([text[start:end]])
+            gold.setdefault(_CONLL_TYPES[label], []).append(_aliases(text[start:end]))
         n = len(docs) + 1
         docs.append({"id": f"{Path(path).stem}-{n}", "title": f"Sentence {n}", "abstract": text, "gold": gold,
                      "types": sorted(set(_CONLL_TYPES.values()))})
