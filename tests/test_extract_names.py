@@ -136,3 +136,14 @@ def test_attention_paid_or_received_is_no_attention_mechanism(extract_nlp):
     mechanism = text.index("grouped-query attention")
     assert any(m.text == "grouped-query attention" for m in ex.mentions)
     assert not [m.text for m in ex.mentions if m.text.endswith("attention") and m.start < mechanism]
+
+
+def test_a_language_pair_is_no_data_set_but_stays_a_task_where_the_text_says_so(extract_nlp):
+    from scholarkg.extract.components.entities import language_pair
+
+    assert language_pair("Chinese-English") and language_pair("En→De") and language_pair("Turkish-to-English")
+    assert not language_pair("WMT14 English-German") and not language_pair("BrowseComp-ZH")
+    got = _mentions(extract_nlp, "Our model improves BLEU on En-Fi and Romanian-English, and we study the "
+                                 "Urdu-to-English task.")
+    assert not {"Romanian-English", "En-Fi"} & set(got), sorted(got)
+    assert got["Urdu-to-English"].type.value == "Task", sorted(got)

@@ -99,6 +99,24 @@ def everyday_attention(lower: list[str], start: int, end: int) -> bool:
     return after == "to" or before in _NOTICE or lower[start] in _NOTICE
 
 
+_LANGUAGES = frozenset("""english chinese mandarin cantonese german french japanese spanish korean arabic russian hindi
+    czech romanian turkish finnish urdu italian portuguese dutch vietnamese estonian latvian lithuanian hungarian
+    polish swedish danish norwegian greek hebrew persian farsi indonesian thai bengali tamil telugu nepali sinhala
+    kazakh gujarati pashto khmer swahili yoruba zulu malay ukrainian bulgarian croatian serbian slovenian slovak
+    icelandic basque catalan galician welsh irish macedonian albanian mongolian burmese tagalog filipino
+    en de fr zh ja jp ko ru ar es it pt nl cs ro tr fi et lv lt hu pl sv da no el he fa id th hi bn ta te ne si kk
+    gu ps km sw uk bg hr sr sl sk is eu ca gl cy ga mk sq mn my vi ur""".split())
+_PAIR = re.compile(r"-to-|\s+to\s+|[-–—→/↔]")
+
+
+def language_pair(text: str) -> bool:
+    """Whether ``text`` names languages only, joined as a translation direction ("Chinese-English",
+    "En→De", "Turkish-to-English"): a setting of a task, not a data set or a method (it stays a
+    task where the text calls it one: "the Chinese-to-English task")."""
+    parts = [p for p in _PAIR.split(text.lower()) if p]
+    return len(parts) >= 2 and all(p in _LANGUAGES for p in parts)
+
+
 def _same_kind(a: EntityType | None, b: EntityType | None) -> bool:
     """Benchmarks and datasets are one kind of thing, models and methods another."""
     groups = ({EntityType.BENCHMARK, EntityType.DATASET}, {EntityType.MODEL, EntityType.METHOD})
@@ -190,7 +208,8 @@ class EntityMerger:
             c.key = canonical_key(c.text)
             # "$" has no letters or digits; "SL₂(ℤ" leaves a bracket open; "V(ϕ)=V₀" is an equation
             if c.key and canonical_key(c.label) and balanced(c.text) and not formula(c.text) \
-                    and not everyday_attention(view.lower, c.start, c.end):
+                    and not everyday_attention(view.lower, c.start, c.end) \
+                    and not (language_pair(c.text) and c.type is not EntityType.TASK):
                 kept.append(c)
         cands = kept
         self._apply_definitions(doc, cands, defined)
