@@ -243,26 +243,24 @@
         const w = textWidth(ctx, id, bold) + 4;
         const h = px + 3;
         const d = r * 0.7;
-        const spots = [[x - w / 2, y + r + 1], [x - w / 2, y - r - 1 - h], [x + r + 2, y - h / 2], [x - r - 2 - w, y - h / 2],
-          [x + d, y + d], [x - d - w, y + d], [x + d, y - d - h], [x - d - w, y - d - h]]
-          .map(([left, top]) => [left, top, left + w, top + h])
-          .filter((box) => box[0] >= 0 && box[1] >= 0 && box[2] <= width && box[3] <= height);
+        // the label's boxes at these top-left corners that lie inside the canvas
+        const inside = (corners) => corners.map(([left, top]) => [left, top, left + w, top + h])
+          .filter((b) => b[0] >= 0 && b[1] >= 0 && b[2] <= width && b[3] <= height);
+        const spots = inside([[x - w / 2, y + r + 1], [x - w / 2, y - r - 1 - h], [x + r + 2, y - h / 2],
+          [x - r - 2 - w, y - h / 2], [x + d, y + d], [x - d - w, y + d], [x + d, y - d - h], [x - d - w, y - d - h]]);
         let box = spots.find((b) => !hits(labels, b) && !hits(shapes, b));
         // the names that matter most may cover another node's shape, or sit one label farther
         // out, rather than go missing
         if (box === undefined && n.tier === 0) box = spots.find((b) => !hits(labels, b));
         if (box === undefined && n.tier === 0) {
-          box = [[x - w / 2, y + r + 2 + h], [x - w / 2, y - r - 2 - 2 * h], [x + r + 4 + w / 2, y - h / 2],
-            [x - r - 4 - 1.5 * w, y - h / 2]]
-            .map(([left, top]) => [left, top, left + w, top + h])
-            .find((b) => b[0] >= 0 && b[1] >= 0 && b[2] <= width && b[3] <= height && !hits(labels, b));
+          box = inside([[x - w / 2, y + r + 2 + h], [x - w / 2, y - r - 2 - 2 * h], [x + r + 4 + w / 2, y - h / 2],
+            [x - r - 4 - 1.5 * w, y - h / 2]]).find((b) => !hits(labels, b));
         }
         if (box === undefined && n.tier === 0) {
           // a long name near the canvas's edge: slid inside it, up to four rows below or above
           const left = Math.min(Math.max(x - w / 2, 0), width - w);
-          box = [0, 1, 2, 3].flatMap((k) => [[left, y + r + 1 + k * h], [left, y - r - 1 - (k + 1) * h]])
-            .map(([l, top]) => [l, top, l + w, top + h])
-            .find((b) => b[0] >= 0 && b[1] >= 0 && b[2] <= width && b[3] <= height && !hits(labels, b));
+          box = inside([0, 1, 2, 3].flatMap((k) => [[left, y + r + 1 + k * h], [left, y - r - 1 - (k + 1) * h]]))
+            .find((b) => !hits(labels, b));
         }
         // the selected or hovered node's label is always drawn
         if (box === undefined && urgent) box = [x - w / 2, y + r + 1, x + w / 2, y + r + 1 + h];

@@ -56,20 +56,21 @@ def conll_documents(path: str | Path) -> list[dict[str, Any]]:
         if not tokens:
             return
         base, text = tokens[0][1], ""
-        spans: list[list] = []
+        spans: list[list] = []  # [label, start, end]
+        current = None  # the span the last token is in
         for token, offset, tag in tokens:
             text += " " * max(offset - base - len(text), 0) + token
             end = len(text)
             kind, _, label = tag.partition("-")
-            if kind == "I" and spans and spans[-1][0] == label and spans[-1][2] == "open":
-                spans[-1][1] = (spans[-1][1][0], end)
+            if kind == "I" and current is not None and current[0] == label:
+                current[2] = end
+            elif kind in ("B", "I") and label in _CONLL_TYPES:
+                current = [label, end - len(token), end]
+                spans.append(current)
             else:
-                if spans:
-                    spans[-1][2] = "closed"
-                if kind in ("B", "I") and label in _CONLL_TYPES:
-                    spans.append([label, (end - len(token), end), "open"])
+                current = None
         gold: dict[str, list[list[str]]] = {}
-        for label, (start, end), _ in spans:
+        for label, start, end in spans:
             gold.setdefault(_CONLL_TYPES[label], []).append(_aliases(text[start:end]))
         n = len(docs) + 1
         docs.append({"id": f"{Path(path).stem}-{n}", "title": f"Sentence {n}", "abstract": text, "gold": gold,

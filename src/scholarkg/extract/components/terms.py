@@ -22,6 +22,7 @@ from ...model import EntityType
 from ..concepts import RESEARCH_MODE, STRICT_GENERIC_HEADS, concept_key, is_group, is_specific, trim_start
 from ..cues import FUNCTION_WORDS
 from ..doctext import ROLES_KEY, Found, info, set_found
+from ..lexicon import is_english
 from ..tokenizer import MODIFIER_SUFFIXES
 from ..names import singular
 
@@ -79,8 +80,6 @@ def _not_a_score(words: list[str], lower: list[str], start: int, i: int, head: s
     """A metric-headed phrase that names no score: a measure or metric of mathematics (its
     modifiers are mathematical words or a name that is no English word: "Haar measure"), or a
     duration."""
-    from ..lexicon import is_english
-
     mods = range(start, i)
     if head in _MATH_MEASURES and any(lower[k] in _MATH_OBJECT_WORDS
                                       or (words[k].istitle() and not is_english(words[k])) for k in mods):
