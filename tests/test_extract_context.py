@@ -120,6 +120,13 @@ def test_an_untyped_coined_name_in_prose_is_kept_with_low_confidence(extract_nlp
     assert zor_quill and zor_quill[0].type.value == "Method" and zor_quill[0].confidence < 0.5
 
 
+def test_a_variant_of_a_coined_name_takes_the_type_of_its_base(extract_nlp):
+    got = _by_text(_ex(extract_nlp, "In this work we release HeronNet-Squeeze and HeronNet-Turbo, two detectors for "
+                                    "drones, and compare them with our earlier PlumeBench-Lite results."))
+    assert got["HeronNet-Squeeze"].type.value == "Model" and got["HeronNet-Turbo"].type.value == "Model"
+    assert got["PlumeBench-Lite"].type.value == "Benchmark"
+
+
 def test_a_capitalised_modifier_in_a_title_is_no_coined_name(extract_nlp):
     ex = extract(Record(id="t", title="Trust Calibration in GNN-Based Recommender Pipelines",
                         abstract="We study how recommenders built on graph networks decide whom to trust."), extract_nlp)

@@ -172,6 +172,7 @@ def type_from_family(cands: list[Candidate], gazetteer) -> None:
 
 
 _MODIFIER_TAIL = re.compile(MODIFIER_SUFFIXES)
+_INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
 # Names that are something else written with capitals, in fields outside machine learning:
 # surnames paired as a modifier ("Aharonov-Bohm", "Gauss-Bonnet"), initials ("A.W.", "P.Albers"),
 # catalogue numbers and identifiers (seven digits or more: "HE2347-4342"), chemical formulas.
@@ -204,7 +205,11 @@ def looks_coined(text: str) -> bool:
 
     if len(text) > 20 or not text[:1].isalpha() or sum(ch.isalpha() for ch in text) < 2:
         return False
-    if is_english(text.strip("s")) or _FOOTNOTED.match(text) or sum(len(p) >= 3 for p in english_parts(text)) >= 3:
+    # English words run together: counted in the joined piece of a hyphenated name, so that a
+    # variant of a coined name ("CornerNet-Squeeze") is not three words
+    joined = [p for p in text.split("-") if _INNER_CAPITAL.search(p)] if "-" in text else [text]
+    counted = max(joined, key=len) if joined else text
+    if is_english(text.strip("s")) or _FOOTNOTED.match(text) or sum(len(p) >= 3 for p in english_parts(counted)) >= 3:
         return False
     if text.rstrip("0123456789'\u2019-") in VENUES:
         return False
