@@ -135,3 +135,63 @@ def test_a_metric_written_with_a_subscript_is_the_metric(extract_nlp):
                  extract_nlp)
     assert [(m.text, m.label) for m in ex.mentions if m.type.value == "Metric"] == [("F₁", "F1")]
     assert [(r.metric, r.value) for r in ex.results] == [("F1", Decimal("88.4"))]
+
+
+def test_figure_after_a_change_from_one_value_to_another(extract_nlp):
+    got, _ = _results(extract_nlp, "We present QuillNet, a reader for scanned forms. Our training recipe raises the "
+                                   "accuracy of QuillNet on FUNSD from 70.2% to 78.9%, and from 64.0% to 71.5% on CORD.")
+    assert ("QuillNet", "FUNSD", "accuracy", Decimal("78.9"), "%") in got
+    assert ("QuillNet", "CORD", "accuracy", Decimal("71.5"), "%") in got
+    assert {v for *_, v, _ in got} == {Decimal("78.9"), Decimal("71.5")}  # 70.2 and 64.0 were before
+
+
+def test_ranges_and_from_to_without_a_change_are_not_results(extract_nlp):
+    got, _ = _results(extract_nlp, "We propose QuillNet. Its error rates on FUNSD range from 3.1% to 9.4% across folds. "
+                                   "It keeps 25% accuracy over noise levels from 0.01 to 0.5.")
+    assert all(v not in {Decimal("3.1"), Decimal("9.4"), Decimal("0.5")} for *_, v, _ in got)
+
+
+def test_operating_point_between_a_score_and_its_system(extract_nlp):
+    got, _ = _results(extract_nlp, "We propose RapidSeg. RapidSeg obtains 77.3% mIoU at 52 FPS for RapidSeg-Small "
+                                   "versus 74.1% mIoU at 30 FPS for BiSeNet on Cityscapes.")
+    miou = "mean Intersection over Union"
+    assert ("RapidSeg-Small", "Cityscapes", miou, Decimal("77.3"), "%") in got
+    assert ("BiSeNet", "Cityscapes", miou, Decimal("74.1"), "%") in got
+    # the speed is the system's too, and no mIoU
+    assert ("RapidSeg-Small", "Cityscapes", None, Decimal("52"), "FPS") in got
+
+
+def test_previous_best_figures_are_not_the_papers(extract_nlp):
+    got, _ = _results(extract_nlp, "We introduce WaveGen, a generator of textures. Trained on LSUN, WaveGen reaches a "
+                                   "Kernel Inception Distance (KID) of 2.4 and an FID of 6.1, improving over the "
+                                   "previous best KID of 3.9 and FID of 8.8.")
+    assert sorted((m, metric, v) for m, _, metric, v, _ in got) == [
+        ("WaveGen", "FID", Decimal("6.1")), ("WaveGen", "KID", Decimal("2.4"))]
+
+
+def test_figure_of_an_unnamed_baseline_is_nobodys(extract_nlp):
+    got, _ = _results(extract_nlp, "We propose PolyTag, a tagger. PolyTag reaches 91.0% accuracy on OntoNotes, "
+                                   "compared to 88.5% for the baseline, and 71.3 F1 versus the 64.2 F1 of the "
+                                   "strongest prior system.")
+    assert ("PolyTag", "OntoNotes", "accuracy", Decimal("91.0"), "%") in got
+    assert all(v not in {Decimal("88.5"), Decimal("64.2")} for *_, v, _ in got)
+
+
+def test_benchmark_named_after_its_split(extract_nlp):
+    got, _ = _results(extract_nlp, "We propose PolyTag, a tagger. Overall, PolyTag reaches 90.4% on the held-out "
+                                   "test split of the OntoNotes corpus.")
+    assert got == [("PolyTag", "OntoNotes", None, Decimal("90.4"), "%")]
+
+
+def test_change_by_an_absolute_amount(extract_nlp):
+    _, ex = _results(extract_nlp, "We propose PolyTag, a tagger. PolyTag beats the prior best system by absolute "
+                                  "2.3% on OntoNotes.")
+    assert [(r.model, r.benchmark, r.value, r.change.value) for r in ex.results] == [
+        ("PolyTag", "OntoNotes", Decimal("2.3"), "increase")]
+
+
+def test_digits_of_names_are_not_figures(extract_nlp):
+    got, _ = _results(extract_nlp, "We propose PolyTag, a tagger for clinical notes. PolyTag gets the best F 1 "
+                                   "score at 86.6% on OntoNotes, and we release it as a tool (PolyTag 2.0) "
+                                   "evaluated on the test split of OntoNotes.")
+    assert [v for *_, v, _ in got] == [Decimal("86.6")]

@@ -21,7 +21,8 @@ from .numbers import Value
 if TYPE_CHECKING:  # pragma: no cover
     from .components.entities import EntityRecord
 
-__all__ = ["change_of", "sentence_data", "data_for", "segment_data", "INCREASE_AFTER", "DECREASE_AFTER"]
+__all__ = ["change_of", "sentence_data", "data_for", "segment_data", "from_to", "prior_figure", "after_split",
+           "INCREASE_AFTER", "DECREASE_AFTER"]
 
 _DATA = {EntityType.BENCHMARK, EntityType.DATASET}
 _TEX_OPEN = re.compile(r"^\\[a-z]+\{$")  # "\emph{", "\textsc{"
@@ -71,9 +72,10 @@ def change_of(view, s0: int, s1: int, v: Value, first: int, last: int, prev: str
             return Change.DECREASE
         if low in {"on", "for", "in", ",", ";", "and", "(", ")"}:
             break
-    # "improves accuracy by 2.3", "reduces the steps on BrowseComp by 70.7%"
-    if prev == "by":
-        k = first - 2
+    # "improves accuracy by 2.3", "reduces the steps on BrowseComp by 70.7%", "by absolute 6.4%"
+    by = prev == "by" or (prev in {"absolute", "relative", "an", "a"} and first - 2 >= s0 and lower[first - 2] == "by")
+    if by:
+        k = first - (2 if prev == "by" else 3)
         while k >= s0 and first - k <= 12:
             low = lower[k]
             if low in _INCREASE_VERBS:
@@ -82,6 +84,69 @@ def change_of(view, s0: int, s1: int, v: Value, first: int, last: int, prev: str
                 return Change.DECREASE
             k -= 1
     return None
+
+
+# Verbs of change other than those before "by": "accuracy rises from 61.3% to 68.9%".
+_CHANGE_VERBS = frozenset("""rise rises rose rising climb climbs climbed jump jumps jumped fall falls fell falling
+    go goes went grow grows grew move moves moved change changes changed push pushes pushed bring brings brought
+    advance advances advanced""".split())
+# "ranging from 1% to 5%": a range, not a value before and after a change
+_RANGE_VERBS = frozenset({"range", "ranges", "ranged", "ranging", "vary", "varies", "varied", "varying", "span",
+                          "spans", "spanning", "anywhere"})
+# Tokens of a number written out: "61.3", "%", "$", "\\%", "percent", "points".
+_NUMBER_PART = re.compile(r"^(?:[-+\u2212]?\d[\d.,]*|\$|\\?%|percent|points?|pp)$")
+# Words that make the figure that follows someone else's: "the previous best FID of 18.6".
+_PRIOR = frozenset({"previous", "prior", "earlier", "former", "best-published", "previously"})
+_PRIOR_NEXT = frozenset({"best", "state-of-the-art", "state", "sota", "record", "top", "highest", "lowest",
+                         "reported", "published"})
+_BEST_NEXT = frozenset({"previous", "prior", "earlier", "published", "reported", "known"})
+_CLAUSE_BREAK = frozenset({",", ";", ":", "(", ")"})
+# "the test split of", "the validation set of": a part of the benchmark named next
+_SPLIT_NOUNS = frozenset({"split", "splits", "set", "sets", "subset", "subsets", "portion", "partition",
+                          "section", "track", "part"})
+
+
+def from_to(lower: list[str], s0: int, lo: int) -> int | None:
+    """Index of "from" when the value starting at token ``lo`` is the Y of "from X to Y" (a figure
+    before and after a change), else None; None too in a range ("ranging from 1% to 5%")."""
+    if lo - 2 <= s0 or lower[lo - 1] != "to":
+        return None
+    k = lo - 2
+    while k > s0 and lo - k <= 5 and _NUMBER_PART.match(lower[k]):
+        k -= 1
+    if lower[k] != "from" or k == lo - 2 or (k > s0 and lower[k - 1] in _RANGE_VERBS):
+        return None
+    # the sentence says what changed: "increases accuracy from", "the error rate drops from"
+    for w in lower[s0:k]:
+        if w in _INCREASE_VERBS or w in _DECREASE_VERBS or w in _CHANGE_VERBS:
+            return k
+    return None
+
+
+def prior_figure(lower: list[str], s0: int, first: int) -> bool:
+    """The figure at ``first`` is another system's, named only as the earlier best: "improving
+    over the previous best FID of 18.6 and IS of 52.5" (looked for back to the clause's start)."""
+    k = first - 1
+    while k >= s0 and lower[k] not in _CLAUSE_BREAK:
+        if lower[k] in _PRIOR and k + 1 < first and lower[k + 1] in _PRIOR_NEXT:
+            return True
+        if lower[k] == "best" and k + 1 < first and lower[k + 1] in _BEST_NEXT:
+            return True  # "the best published result of ..."
+        k -= 1
+    return False
+
+
+def after_split(lower: list[str], k: int, s1: int) -> int:
+    """Token after "[the] test split of [the]" at ``k``, or ``k`` when no such phrase starts there."""
+    m = k
+    while m < s1 and m - k < 3 and lower[m] not in _SPLIT_NOUNS:
+        m += 1
+    if m + 1 < s1 and lower[m] in _SPLIT_NOUNS and lower[m + 1] == "of":
+        m += 2
+        while m < s1 and lower[m] in {"the", "a", "an"}:
+            m += 1
+        return m
+    return k
 
 
 def sentence_data(lower: list[str], ents: list[EntityRecord], s0: int) -> list[EntityRecord]:
@@ -96,6 +161,10 @@ def sentence_data(lower: list[str], ents: list[EntityRecord], s0: int) -> list[E
             or (lower[k].isalpha() and lower[k] not in {"on", "in"} and lower[k - 1] in {"the", "a"})
         ):
             k -= 1  # "on the multilingual X", "on \emph{X}"
+        if lower[k] == "of" and k - 1 > s0 and lower[k - 1] in _SPLIT_NOUNS:
+            k -= 2  # "on the test split of X"
+            while k > s0 and lower[k] not in {"on", "in"} and e.start - k <= 7:
+                k -= 1
         if lower[k] in {"on", "in"}:
             out.append(e)
     return out

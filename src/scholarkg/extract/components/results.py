@@ -14,6 +14,9 @@ metric:
                                                       before each value, a benchmark heading each part
 - ``On LVIS, X reaches 31.4 ..., and on COCO 47.2``   each value with the benchmark of its clause
   (:mod:`scholarkg.extract.figures`); TeX values ("$88.9$") read like plain ones
+- ``raises accuracy from 61.3% to 68.9% on X``      the second figure of a change; not the first
+- ``77.3% mIoU at 52 FPS for X``, ``on the test split of the X dataset``
+                                                      an operating point and a split in between
 
 A number is an **improvement** (``change`` set) when the text says it is a change: "up 12.56",
 "+2.3 F1", "improves ... by 2.3", "reduces ... by 70.7%", "1.4 BLEU above the baseline", "70.7%
@@ -21,8 +24,9 @@ fewer steps", "a 26% relative improvement". Its baseline is the system the sente
 with ("over FRONT", "compared to X"), when it names one.
 
 Not figures at all: bounds ("below 1%", "more than 50%"), ranges ("1% to 5%", "12-49%"),
-counts ("38,000 hours", "134 tasks", "9 of the 12 tasks"), years and statistics about the paper's own analysis (a fit's
-R², p-values). The model is the "for X" name, else the nearest model or method before the
+counts ("38,000 hours", "134 tasks", "9 of the 12 tasks"), years, statistics about the paper's own analysis (a fit's
+R², p-values), and figures of systems the text does not name ("the previous best FID of 18.6", "88.5% for
+the baseline"). The model is the "for X" name, else the nearest model or method before the
 value that the paper itself presents, else the paper's introduced model or method.
 ``Doc._.results`` holds :class:`ResultSpan` values; every value is text of the document.
 """
@@ -38,7 +42,8 @@ from spacy.tokens import Doc
 
 from ...model import Change, EntityType, Role
 from ..doctext import info
-from ..figures import DECREASE_AFTER, INCREASE_AFTER, change_of, data_for, segment_data
+from ..figures import (DECREASE_AFTER, INCREASE_AFTER, after_split, change_of, data_for, from_to, prior_figure,
+                       segment_data)
 from ..names import canonical_key
 from ..numbers import Value, find_values
 from .entities import EntityRecord, is_generic, records
@@ -64,6 +69,13 @@ _STATISTICS = frozenset({"r 2", "r2", "r\u00b2", "p", "p value", "coefficient of
                          "standard deviation", "std", "confidence interval"})
 _METRIC_STOP = frozenset({"on", "in", "for", "with", "and", "or", "at", "of", "by", "over", "than", "versus",
                           "vs", "vs.", "compared", "while", "which", "that", "the", "a", "an", "across", "to"})
+_BEFORE_VALUE = frozenset({"of", "=", ":", "is", "reaching", "reaches", "a", "an", "at", "(", "to", "was", "by"})
+# What may follow an operating point ("at 40 FPS for X"), and what ends the search for it.
+_AFTER_POINT = frozenset({"for", "on", "in"})
+_POINT_STOP = frozenset({",", ";", "(", ")", "and", "compared", "versus", "vs", "vs.", "while", "than", "with"})
+# "for the baseline", "for prior methods": a system the text does not name
+_OTHERS = frozenset({"baseline", "baselines", "previous", "prior", "existing", "competing", "other", "others",
+                     "state-of-the-art", "sota", "best", "strongest"})
 _BARE_METRICS = frozenset({"score", "scores", "accuracy", "error", "precision", "recall", "f1", "auc", "bleu"})
 _DATA = {EntityType.BENCHMARK, EntityType.DATASET}
 _SYSTEMS = {EntityType.MODEL, EntityType.METHOD}
@@ -100,6 +112,11 @@ def _entity_at(ents: list[EntityRecord], i: int) -> EntityRecord | None:
         if e.start <= i < e.end:
             return e
     return None
+
+
+def _unnamed_other(lower: list[str], k: int, s1: int) -> bool:
+    """Words from ``k`` name another system without its name: "the baseline", "the strongest prior system"."""
+    return any(w in _OTHERS for w in lower[k : min(s1, k + 3)])
 
 
 def _is_statistic(label: str | None) -> bool:
@@ -144,13 +161,13 @@ class ResultFinder:
             if paired:
                 found.extend(paired)
                 continue
-            previous_metric: str | None = None
+            previous_metric: tuple[str, str | None] | None = None  # the last score's metric and unit
             for v in values:
                 r = self._result(doc, view, sent, v, main, previous_metric)
                 if r is not None:
                     found.append(r)
                     if r.change is None:
-                        previous_metric = r.metric or previous_metric
+                        previous_metric = (r.metric, r.unit) if r.metric else previous_metric
         doc._.results = found
         return doc
 
@@ -171,7 +188,7 @@ class ResultFinder:
         return None if span is None else (span.start, span.end)
 
     def _result(self, doc: Doc, view, sent: _Sentence, v: Value, main: EntityRecord | None,
-                previous_metric: str | None) -> ResultSpan | None:
+                previous_metric: tuple[str, str | None] | None) -> ResultSpan | None:
         s0, s1, ents = sent.s0, sent.s1, sent.ents
         words, lower = view.words, view.lower
         where = self._tokens(doc, sent, v)
@@ -180,15 +197,19 @@ class ResultFinder:
         first, last = where
         if any(e.start <= first < e.end and e.source not in _WEAK for e in ents):
             return None  # a number inside a name
-        after_text = view.text[sent.c0 + v.end : sent.c1]
-        before_text = view.text[max(sent.c0, sent.c0 + v.start - 12) : sent.c0 + v.start]
-        if _RANGE_DASH.match(after_text) or _RANGE_END.search(before_text):
-            return None  # "1% to 5%", "12-49%": a range
         lo = first  # the value's first token, before any TeX "$" around it ("$88.9$")
         while lo > s0 and words[lo - 1] == "$":
             lo -= 1
+        # "raises accuracy from 61.3% to 68.9%": the second figure is the changed system's score
+        from_i = from_to(lower, s0, lo)
+        after_text = view.text[sent.c0 + v.end : sent.c1]
+        before_text = view.text[max(sent.c0, sent.c0 + v.start - 12) : sent.c0 + v.start]
+        if _RANGE_DASH.match(after_text) or (from_i is None and _RANGE_END.search(before_text)):
+            return None  # "1% to 5%", "12-49%": a range; the first figure of "from X to Y"
         prev = lower[lo - 1] if lo > s0 else ""
         prev2 = lower[lo - 2] if lo - 1 > s0 else ""
+        if len(prev) == 1 and words[lo - 1].isupper() and prev not in {"a", "i"}:
+            return None  # "F 1", "R 2": a digit of a name
         change = change_of(view, sent.s0, sent.s1, v, first, last, prev)
         if change is None and (prev in _BOUNDS or prev2 in {"less", "more", "at", "up"}):
             return None
@@ -200,6 +221,8 @@ class ResultFinder:
         if v.unit is None and change is None and nxt == "of" and any(
                 _DIGIT.match(w) for w in words[last + 1 : min(s1, last + 3)]):
             return None  # "solves 9 of the 12 tasks": a count
+        if change is None and prior_figure(lower, s0, lo):
+            return None  # "improving over the previous best FID of 18.6": another system's figure
         benchmark = metric = model = None
         confidence = 0.0
         # NAME ( value ): a benchmark, metric or system in front, the value in brackets
@@ -216,6 +239,9 @@ class ResultFinder:
                     # the measure the table states once: "Results (pass@1): HumanEval: ..."
                     metric = next((m.label for m in reversed(ents) if m.type is EntityType.METRIC
                                    and m.end <= data.start and not _is_statistic(m.label)), None)
+        if front_system is not None and front_system.start > s0 and lower[front_system.start - 1] == "(" and (
+                last < s1 and lower[last] == ")"):
+            return None  # "(SFEW 2.0)": a version of the name
         if open_i > s0 and words[open_i] == "(":
             e = _entity_at(ents, open_i - 1)
             if e is not None and e.type in _DATA:
@@ -238,20 +264,42 @@ class ResultFinder:
                 metric = e.label
                 j = e.end
                 continue
+            if low == "at" and v.unit is not None:
+                # "71.2% mIoU at 40 FPS for X": an operating point between the value and its names
+                k = j + 1
+                while k < s1 and k - j <= 4 and lower[k] not in _AFTER_POINT and lower[k] not in _POINT_STOP:
+                    k += 1
+                if k < s1 and lower[k] in _AFTER_POINT:
+                    j = k
+                    continue
+                break
             if low in {"on", "in"}:
                 k = j + 1
                 while k < s1 and lower[k] in {"the", "a", "an"}:
                     k += 1
+                k = after_split(lower, k, s1)  # "on the test split of the X dataset"
                 e = _entity_at(ents, k)
                 if e is not None and e.type in _DATA and benchmark is None:
                     benchmark, confidence = e.label, max(confidence, 0.85)
                 break
             if low == "for":
-                e = _entity_at(ents, j + 1)
-                if e is not None and e.type in _SYSTEMS:
+                k = j + 1
+                while k < s1 and lower[k] in {"the", "a", "an"}:
+                    k += 1
+                e = _entity_at(ents, k)
+                if e is not None and e.type in _SYSTEMS and not _generic(e):
                     model = e.label
+                elif _unnamed_other(lower, k, s1):
+                    return None  # "versus 80.9% for the baseline": a figure of a system not named
                 break
             if low == "of" and solved:
+                break
+            if low == "of":
+                k = j + 1
+                while k < s1 and lower[k] in {"the", "a", "an"}:
+                    k += 1
+                if _unnamed_other(lower, k, s1):
+                    return None  # "from the 56.7 F1 of the previous best system"
                 break
             word = words[j]
             if not word.isalpha() or low in _METRIC_STOP or word[:1].isupper():
@@ -266,9 +314,14 @@ class ResultFinder:
             metric = " ".join(metric_words)
             confidence = max(confidence, 0.6)
         # METRIC [of|=|:|is|reaching|to] value; "BENCH: 82.1"; "the GLUE score to 80.5%"
-        k = lo - 1
-        while k > s0 and lower[k] in {"of", "=", ":", "is", "reaching", "reaches", "a", "an", "at", "(", "to", "was", "by"}:
+        k = (lo if from_i is None else from_i) - 1
+        # a speed after "at" is where the figure before it was measured: "71.2% mIoU at 40 FPS"
+        skip = _BEFORE_VALUE - {"at"} if v.unit in {"FPS", "ms"} else _BEFORE_VALUE
+        while k > s0 and lower[k] in skip:
             k -= 1
+        if k > s0 and words[k] == ")" and (e := _entity_at(ents, k - 1)) is not None and (
+                e.type is EntityType.METRIC):
+            k -= 1  # "an Inception Score (IS) of 166.5"
         if k >= s0 and _is_statistic(words[k]) or (k >= s0 and words[k] in {"p", "R^2", "R\u00b2"}):
             return None  # "R^2 = 0.998", "p < 0.05"
         e = _entity_at(ents, k) if k >= s0 else None
@@ -295,15 +348,21 @@ class ResultFinder:
                     benchmark, confidence = e.label, max(confidence, 0.75)
                     break
                 j -= 1
+        if metric is None and from_i is not None:
+            # "lower the perplexity from 24.1 to 19.7 on X and from 60.2 to 55.8 on Y"
+            metric = next((m.label for m in reversed(ents) if m.type is EntityType.METRIC and m.end <= from_i
+                           and ";" not in lower[m.end : from_i] and not _is_statistic(m.label)), None)
+            if metric is not None:
+                confidence = max(confidence, 0.6)
         if change is not None:
             return self._improvement(view, sent, v, first, change, model, benchmark, metric, main)
         if front_system is not None and model is None:
             model = front_system.label
-        if metric is None and benchmark is None and previous_metric and (
+        if metric is None and benchmark is None and previous_metric and previous_metric[1] == v.unit and (
             model is not None or prev in {"versus", "vs", "vs.", "than", "while", "against", "with"}
         ):
             # "94.7% average recovery, versus 80.9% for MOPD": the same measure, another system
-            metric, confidence = previous_metric, 0.6
+            metric, confidence = previous_metric[0], 0.6
         if benchmark is None and (metric is not None or model is not None or solved):
             # "On the WMT 2014 English-to-French task, our model ... BLEU score of 41.8"
             data = data_for(lower, ents, s0, first)
