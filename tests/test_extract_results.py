@@ -195,3 +195,29 @@ def test_digits_of_names_are_not_figures(extract_nlp):
                                    "score at 86.6% on OntoNotes, and we release it as a tool (PolyTag 2.0) "
                                    "evaluated on the test split of OntoNotes.")
     assert [v for *_, v, _ in got] == [Decimal("86.6")]
+
+
+def test_numbers_that_begin_a_compound_word_are_not_values():
+    assert _values("a 3-way split, 4-gram BLEU and 5-fold cross-validation") == []
+
+
+def test_footnote_marks_versions_and_counts_after_names_are_not_results(extract_nlp):
+    got, _ = _results(extract_nlp, "We propose PolyTag, a tagger. It is trained on the Kestrel Treebank 2.1 and on "
+                                   "WebCorp 3, and scored with nDCG 5 against the 12 best taggers on Kestrel.")
+    assert got == []
+
+
+def test_words_after_a_value_that_are_no_measure(extract_nlp):
+    text = ("We propose PolyTag, a tagger. With only 30% labeled data PolyTag matches a tagger trained on all of "
+            "Kestrel, and it stays 2 times faster than our 91.5% baseline. It reaches 88.1% accuracy when trained "
+            "on WebCorp, and 84.0% and 79.2% respectively on two held-out sets.")
+    _, ex = _results(extract_nlp, text)
+    scores = [(r.metric, r.value) for r in ex.results if r.change is None]
+    assert scores == [("accuracy", Decimal("88.1"))]
+
+
+def test_a_change_named_before_of(extract_nlp):
+    _, ex = _results(extract_nlp, "We propose PolyTag, a tagger. On Kestrel it brings an improvement of 1.2 F1 and a "
+                                  "relative reduction of the error rate of 8.5%.")
+    assert [(r.value, r.change.value) for r in ex.results] == [(Decimal("1.2"), "increase"),
+                                                                    (Decimal("8.5"), "decrease")]

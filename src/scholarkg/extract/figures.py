@@ -37,6 +37,9 @@ DECREASE_AFTER = frozenset(
 )
 _BASELINE_WORDS = frozenset({"the", "prior", "previous", "baseline", "baselines", "strongest", "best", "existing",
                              "its", "their", "state-of-the-art", "sota", "vanilla", "standard"})
+# Nouns before "of VALUE" that make it a change: "an improvement of 0.56 BLEU".
+_INCREASE_NOUNS = frozenset("improvement improvements increase increment gain gains boost rise".split())
+_DECREASE_NOUNS = frozenset("reduction reductions decrease decrement drop fall decline".split())
 # Verbs before "by VALUE" that make it a change.
 _INCREASE_VERBS = frozenset(
     """improve improves improved improving outperform outperforms outperformed outperforming boost
@@ -72,6 +75,16 @@ def change_of(view, s0: int, s1: int, v: Value, first: int, last: int, prev: str
             return Change.DECREASE
         if low in {"on", "for", "in", ",", ";", "and", "(", ")"}:
             break
+    # "an improvement of 0.56 BLEU", "a relative decrease of the error rate of 7.1%"
+    if prev == "of":
+        for k in range(first - 2, max(s0, first - 8) - 1, -1):
+            low = lower[k]
+            if low in _INCREASE_NOUNS:
+                return Change.INCREASE
+            if low in _DECREASE_NOUNS:
+                return Change.DECREASE
+            if low in {",", ";", "(", ")"} or low[:1].isdigit():
+                break
     # "improves accuracy by 2.3", "reduces the steps on BrowseComp by 70.7%", "by absolute 6.4%"
     by = prev == "by" or (prev in {"absolute", "relative", "an", "a"} and first - 2 >= s0 and lower[first - 2] == "by")
     if by:

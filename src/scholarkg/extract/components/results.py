@@ -20,13 +20,15 @@ metric:
 
 A number is an **improvement** (``change`` set) when the text says it is a change: "up 12.56",
 "+2.3 F1", "improves ... by 2.3", "reduces ... by 70.7%", "1.4 BLEU above the baseline", "70.7%
-fewer steps", "a 26% relative improvement". Its baseline is the system the sentence compares
+fewer steps", "a 26% relative improvement", "an improvement of 0.56 BLEU". Its baseline is the system the sentence compares
 with ("over FRONT", "compared to X"), when it names one.
 
 Not figures at all: bounds ("below 1%", "more than 50%"), ranges ("1% to 5%", "12-49%"),
 counts ("38,000 hours", "134 tasks", "9 of the 12 tasks"), years, statistics about the paper's own analysis (a fit's
 R², p-values), and figures of systems the text does not name ("the previous best FID of 18.6", "88.5% for
-the baseline"). The model is the "for X" name, else the nearest model or method before the
+the baseline", "our 97.2% baseline"), footnote marks, versions and counts after names ("Wikipedia 1", "CTB
+5.1", "nDCG 5", "the 10 best"), shares of data ("with 31% labeled data") and the first digit of a compound
+("3-way", "4-gram"). The model is the "for X" name, else the nearest model or method before the
 value that the paper itself presents, else the paper's introduced model or method.
 ``Doc._.results`` holds :class:`ResultSpan` values; every value is text of the document.
 """
@@ -59,16 +61,22 @@ _COUNT_NOUNS = frozenset(
     sentences documents images videos levels environments clusters fields subfields industries
     questions users people participants annotators categories classes languages pairs queries
     trajectories agents tools turns rounds iterations runs seeds million billion thousand k m b
-    papers articles hours. months years weeks nodes edges graphs sub""".split()
+    papers articles hours. months years weeks nodes edges graphs sub metrics measures features relations
+    subtypes best top""".split()
 )
 _NEUTRAL_AFTER = frozenset({"relative", "absolute", "point", "points", "pp", "percentage"})
 _SOLVE_VERBS = frozenset({"solves", "solve", "solved", "solving", "resolves", "resolve", "resolved", "completes",
                           "complete", "completed", "answers", "answered", "passes", "passed"})
 # Statistics about the paper's own analysis, not scores of a system.
 _STATISTICS = frozenset({"r 2", "r2", "r\u00b2", "p", "p value", "coefficient of determination", "pearson r",
-                         "standard deviation", "std", "confidence interval"})
+                         "standard deviation", "std", "confidence interval", "confidence", "confidence level",
+                         "significance level"})
 _METRIC_STOP = frozenset({"on", "in", "for", "with", "and", "or", "at", "of", "by", "over", "than", "versus",
-                          "vs", "vs.", "compared", "while", "which", "that", "the", "a", "an", "across", "to"})
+                          "vs", "vs.", "compared", "while", "which", "that", "the", "a", "an", "across", "to",
+                          "when", "where", "using", "respectively", "overall", "if", "after", "before", "during",
+                          "without", "through", "via", "as", "per", "yielding", "yields", "yield"})
+# Words after a value that make the words before them no measure: "with 31% labeled data"
+_NOT_MEASURED = frozenset({"data", "training", "examples", "samples", "supervision", "annotations"})
 _BEFORE_VALUE = frozenset({"of", "=", ":", "is", "reaching", "reaches", "a", "an", "at", "(", "to", "was", "by"})
 # What may follow an operating point ("at 40 FPS for X"), and what ends the search for it.
 _AFTER_POINT = frozenset({"for", "on", "in"})
@@ -81,6 +89,7 @@ _DATA = {EntityType.BENCHMARK, EntityType.DATASET}
 _SYSTEMS = {EntityType.MODEL, EntityType.METHOD}
 _WEAK = {"term", "ner"}
 _DIGIT = re.compile(r"\d")
+_VERSION = re.compile(r"^\d\.\d$")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 _RANGE_DASH = re.compile(r"^\s*(?:-|\u2013|to)\s*\$?\d")
 _RANGE_END = re.compile(r"\d\s*(?:\\?%|percent)?\$?\s*(?:-|\u2013|to)\s*\$?$")
@@ -216,6 +225,12 @@ class ResultFinder:
         nxt = lower[last] if last < s1 else None
         if v.unit is None and change is None and nxt is not None and nxt in _COUNT_NOUNS:
             return None
+        if change is None and nxt in {"baseline", "baselines"}:
+            return None  # "faster than our 97.2% baseline": the baseline's figure
+        if v.unit is None and change is None and lo > s0 and v.value < 10 and (
+                e := _entity_at(ents, lo - 1)) is not None and e.end == lo and (
+                "." not in v.text or (e.type in _DATA and _VERSION.match(v.text))):
+            return None  # "Wikipedia 1" (a footnote), "NDCG 4", "CTB 5.1" (a version of the data)
         if v.unit is None and _YEAR.match(v.text):
             return None  # "the COCO 2015 challenge", "since 2019": a year
         if v.unit is None and change is None and nxt == "of" and any(
@@ -302,6 +317,9 @@ class ResultFinder:
                     return None  # "from the 56.7 F1 of the previous best system"
                 break
             word = words[j]
+            if low in _NOT_MEASURED:
+                metric_words.clear()
+                break
             if not word.isalpha() or low in _METRIC_STOP or word[:1].isupper():
                 break
             if low in INCREASE_AFTER or low in DECREASE_AFTER or low in _NEUTRAL_AFTER:
