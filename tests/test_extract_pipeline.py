@@ -48,6 +48,11 @@ def test_gazetteer_is_broad_and_consistent():
     assert gaz.lookup("in-context learning").type is EntityType.METHOD
     assert gaz.lookup("ImageNet").type is EntityType.DATASET
     assert parse_lines(["# comment", "A | B | A", ""], EntityType.TASK)[0].names == ("A", "B")
+    # editions of a benchmark are different test sets, not names of one
+    assert gaz.lookup("VOC2012").canonical == "PASCAL VOC 2012"
+    assert gaz.lookup("VOC 2007").canonical == "PASCAL VOC 2007"
+    assert gaz.lookup("Pascal VOC").canonical == "PASCAL VOC"
+    assert gaz.lookup("AIME24").canonical != gaz.lookup("AIME 2025").canonical
 
 
 def test_extract_many_streams(extract_nlp):
