@@ -221,3 +221,36 @@ def test_a_change_named_before_of(extract_nlp):
                                   "relative reduction of the error rate of 8.5%.")
     assert [(r.value, r.change.value) for r in ex.results] == [(Decimal("1.2"), "increase"),
                                                                     (Decimal("8.5"), "decrease")]
+
+
+def test_respectively_with_the_benchmarks_before_the_values(extract_nlp):
+    got, _ = _results(extract_nlp, "We introduce LongMem, a memory for language models. LongMem improves the best "
+                                   "perplexities on WikiText-103 and Penn Treebank to 17.2 and 50.3, respectively.")
+    assert [(m, b, v) for m, b, _, v, _ in got] == [("LongMem", "WikiText-103", Decimal("17.2")),
+                                                    ("LongMem", "Penn Treebank", Decimal("50.3"))]
+    assert all(metric is not None for _, _, metric, _, _ in got)
+
+
+def test_metric_before_a_verb_of_change_and_bits_per_char(extract_nlp):
+    got, _ = _results(extract_nlp, "We introduce LongMem, a memory for language models. We regularise LongMem to "
+                                   "reach 1.09 bits/char on text8. After reranking, its BLEU score increases to "
+                                   "31.2 on WMT14.")
+    assert ("LongMem", "text8", "bits per character", Decimal("1.09"), None) in got
+    assert ("LongMem", "WMT14", "BLEU", Decimal("31.2"), None) in got
+
+
+def test_changes_paired_with_benchmarks_respectively(extract_nlp):
+    _, ex = _results(extract_nlp, "We propose PolyNet, a classifier. On three datasets, MNIST, SVHN and CIFAR-10, we "
+                                  "obtain + 0.3%, + 1.2% and + 2.0% improvement in accuracy over the baseline, "
+                                  "respectively.")
+    assert [(r.model, r.benchmark, r.metric, r.value, r.change.value) for r in ex.results] == [
+        ("PolyNet", "MNIST", "accuracy", Decimal("0.3"), "increase"),
+        ("PolyNet", "SVHN", "accuracy", Decimal("1.2"), "increase"),
+        ("PolyNet", "CIFAR-10", "accuracy", Decimal("2.0"), "increase")]
+
+
+def test_a_value_on_an_unknown_benchmark_does_not_take_an_earlier_one(extract_nlp):
+    got, _ = _results(extract_nlp, "We introduce LongMem, a memory for language models. LongMem reaches 1.11 "
+                                   "bits/char on text8 and 1.20 bits/char on Quillwort Prose.")
+    assert ("LongMem", "text8", "bits per character", Decimal("1.11"), None) in got
+    assert ("LongMem", None, "bits per character", Decimal("1.20"), None) in got

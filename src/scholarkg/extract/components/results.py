@@ -10,6 +10,7 @@ metric:
 - ``..., versus 80.9% for MOPD``, ``3.1 dB for X``    "for X" names the model of that value
 - ``X solves 12.5% of the tasks`` on a benchmark named in the sentence
 - ``82.1, 45.3 and 67.0 on A, B and C, respectively`` values paired with benchmarks in order
+- ``on A and B to 47.7 and 40.7, respectively``    the same with the benchmarks first; changes too
 - ``HumanEval: A 48.2, B 33.5; MBPP: A 52.0``        a results table written as text: a system
                                                       before each value, a benchmark heading each part
 - ``On LVIS, X reaches 31.4 ..., and on COCO 47.2``   each value with the benchmark of its clause
@@ -77,7 +78,10 @@ _METRIC_STOP = frozenset({"on", "in", "for", "with", "and", "or", "at", "of", "b
                           "without", "through", "via", "as", "per", "yielding", "yields", "yield"})
 # Words after a value that make the words before them no measure: "with 31% labeled data"
 _NOT_MEASURED = frozenset({"data", "training", "examples", "samples", "supervision", "annotations"})
-_BEFORE_VALUE = frozenset({"of", "=", ":", "is", "reaching", "reaches", "a", "an", "at", "(", "to", "was", "by"})
+_BEFORE_VALUE = frozenset({"of", "=", ":", "is", "reaching", "reaches", "a", "an", "at", "(", "to", "was", "by",
+                           # "its BLEU score increases to 36.5"
+                           "increases", "increased", "rises", "rose", "improves", "improved", "drops", "dropped",
+                           "decreases", "decreased", "falls", "fell", "reached", "goes", "went", "grows", "grew"})
 # What may follow an operating point ("at 40 FPS for X"), and what ends the search for it.
 _AFTER_POINT = frozenset({"for", "on", "in"})
 _POINT_STOP = frozenset({",", ";", "(", ")", "and", "compared", "versus", "vs", "vs.", "while", "than", "with"})
@@ -267,6 +271,7 @@ class ResultFinder:
                 front_system = e
         # value [metric words] on [the] BENCH / for MODEL
         j = last
+        unknown_data = False
         metric_words: list[str] = []
         solved = prev in _SOLVE_VERBS
         while j < s1 and j - last <= 5:
@@ -296,6 +301,8 @@ class ResultFinder:
                 e = _entity_at(ents, k)
                 if e is not None and e.type in _DATA and benchmark is None:
                     benchmark, confidence = e.label, max(confidence, 0.85)
+                elif e is None and k < s1 and words[k][:1].isupper():
+                    unknown_data = True  # "1.24 bits/char on Hutter Prize": its own data, not one named before
                 break
             if low == "for":
                 k = j + 1
@@ -381,7 +388,7 @@ class ResultFinder:
         ):
             # "94.7% average recovery, versus 80.9% for MOPD": the same measure, another system
             metric, confidence = previous_metric[0], 0.6
-        if benchmark is None and (metric is not None or model is not None or solved):
+        if benchmark is None and not unknown_data and (metric is not None or model is not None or solved):
             # "On the WMT 2014 English-to-French task, our model ... BLEU score of 41.8"
             data = data_for(lower, ents, s0, first)
             if data is not None:
@@ -430,16 +437,23 @@ class ResultFinder:
         data = [e for e in sent.ents if e.type in _DATA]
         if len(spots) < 2 or len(spots) != len(data):
             return []
-        last_value = spots[-1][1][1]
-        if not all(e.start >= last_value for e in data) or len({e.label for e in data}) != len(data):
+        first_value, last_value = spots[0][1][0], spots[-1][1][1]
+        # "82.1 and 45.3 on A and B, respectively" or "on A and B to 82.1 and 45.3, respectively"
+        after = all(e.start >= last_value for e in data)
+        if not (after or all(e.end <= first_value for e in data)) or len({e.label for e in data}) != len(data):
             return []
-        metric = next((e.label for e in sent.ents if e.type is EntityType.METRIC and e.start < data[0].start
-                       and not _is_statistic(e.label)), None)
+        measures = [e for e in sent.ents if e.type is EntityType.METRIC and not _is_statistic(e.label)]
+        before = [e for e in measures if e.start < (data[0].start if after else first_value)]
+        # "+0.3% and +1.2% improvement in accuracy": a measure named after the values
+        metric = (before or measures or [None])[0]
+        metric = metric.label if metric is not None else None
         out = []
-        for (v, (first, _)), e in zip(spots, data):
+        for (v, (first, last)), e in zip(spots, data):
             model, _ = self._model_before(sent.ents, sent.s0, first, main)
-            out.append(ResultSpan(v.value, v.unit, sent.c0 + v.start, sent.c0 + v.end, sent.c0, sent.c1, model,
-                                  e.label, metric, None, 0.7))
+            # "+4.37%, +1.6% and +2.46% improvement on A, B and C, respectively": changes
+            change = change_of(view, sent.s0, sent.s1, v, first, last, lower[first - 1] if first > sent.s0 else "")
+            out.append(ResultSpan(abs(v.value) if change else v.value, v.unit, sent.c0 + v.start, sent.c0 + v.end,
+                                  sent.c0, sent.c1, model, e.label, metric, None, 0.7, change))
         return out
 
     @staticmethod
