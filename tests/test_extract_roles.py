@@ -36,6 +36,12 @@ def test_uses(extract_nlp):
     assert roles["Group Relative Policy Optimization"] is Role.USES
 
 
+def test_a_name_that_modifies_what_is_proposed_is_used(extract_nlp):
+    roles = _roles(extract_nlp, "In this work we propose a new ResNet-like encoder and a BERT-based reranker for "
+                                "long documents.")
+    assert roles["ResNet"] is Role.USES and roles["BERT"] is Role.USES
+
+
 def test_objects_of_prepositions_are_not_introduced(extract_nlp):
     roles = _roles(extract_nlp, "We introduce Trust-Score, a metric that evaluates the trustworthiness of LLMs.")
     assert roles["Trust-Score"] is Role.INTRODUCES

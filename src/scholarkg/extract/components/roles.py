@@ -11,7 +11,8 @@ Rules over the sentence of each mention:
   "baselines such as X", "unlike X").
 - **evaluatesOn**: a benchmark or dataset in a sentence about experiments or scores, or after
   "on"/"across".
-- **uses**: X follows a use cue ("using X", "via X", "based on X", "with X", "fine-tune X").
+- **uses**: X follows a use cue ("using X", "via X", "based on X", "with X", "fine-tune X"), or
+  modifies what is named ("a ResNet-like encoder", "a BERT-based reranker").
 - otherwise **mentions**.
 
 Sets ``role`` (a :class:`~scholarkg.model.Role`) and ``role_confidence`` of every entity record
@@ -21,12 +22,15 @@ A short form takes the role of its definition when that is stronger.
 
 from __future__ import annotations
 
+import re
+
 from spacy.language import Language
 from spacy.tokens import Doc
 
 from ...model import EntityType, Role
 from ..doctext import info
 from ..cues import head_type
+from ..tokenizer import MODIFIER_SUFFIXES
 from .entities import EntityRecord, is_generic, records
 
 __all__ = ["RoleTagger", "sentence_role"]
@@ -70,6 +74,7 @@ _PREPOSITIONS = frozenset({"of", "for", "on", "in", "within", "to", "from", "int
                            "between", "among", "like", "as"})
 _CLAUSE_BREAKS = frozenset({";", "while", "whereas", "but", "although", "though", "however"})
 _SCAN = 14
+_MODIFIER_TOKEN = re.compile(f"-(?:{MODIFIER_SUFFIXES})")
 
 
 _generic = is_generic
@@ -84,6 +89,9 @@ def sentence_role(doc: Doc, r: EntityRecord) -> tuple[Role, float]:
     lower = view.lower
     is_data = r.type in _DATA
     generic = _generic(r)
+    if r.end < len(lower) and _MODIFIER_TOKEN.fullmatch(lower[r.end]):
+        # "a novel ResNet-like architecture", "a BERT-based tagger": what is proposed builds on X
+        return Role.USES, 0.65
     if r.title_subject and r.in_title and r.source not in {"term", "ner"}:
         return Role.INTRODUCES, 0.8  # "Dropout: A Simple Way ...", "Generative Adversarial Networks"
     if (r.title_subject or r.about) and not generic:
