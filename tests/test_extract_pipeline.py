@@ -41,6 +41,14 @@ def test_model_variants_in_text(extract_nlp):
     assert ("LLaMA-3-8b", "Llama 3-8B", "Llama 3") in got  # the family is written "Llama" in the gazetteer
 
 
+def test_a_network_named_by_its_depth(extract_nlp):
+    ex = extract(Record(id="m", title="T", abstract="We compare a 152-layer ResNet, a 19-layer VGG network and a "
+                                                    "DenseNet with 12-layer blocks."), extract_nlp)
+    got = {(m.text, m.label, m.parent) for m in ex.mentions if m.type is EntityType.MODEL}
+    assert ("152-layer ResNet", "ResNet-152", "ResNet") in got and ("19-layer VGG", "VGG-19", "VGG") in got
+    assert ("DenseNet", "DenseNet", None) in got
+
+
 def test_gazetteer_is_broad_and_consistent():
     gaz = load_gazetteer()
     counts = {t: len(gaz.of_type(t)) for t in EntityType}

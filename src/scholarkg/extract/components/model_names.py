@@ -1,6 +1,7 @@
 """Model names: a known family followed by version, size and variant.
 
-"Qwen 3-4B", "LLaMA-3-8b", "Llama 3.1 8B Instruct", "GPT-4o", "Qwen-2.5 series". One regular
+"Qwen 3-4B", "LLaMA-3-8b", "Llama 3.1 8B Instruct", "GPT-4o", "Qwen-2.5 series", and a network named
+by its depth before the family ("a 1001-layer ResNet" is ResNet-1001). One regular
 expression over the text finds a family name from the gazetteer at a word start, then
 :data:`~scholarkg.extract.modelnames.SUFFIX_RE` reads what follows. Matches that do not end
 on a token boundary are dropped. Results are kept as :class:`~scholarkg.extract.doctext.Found`
@@ -24,6 +25,9 @@ __all__ = ["ModelNameFinder", "SPANS_KEY"]
 SPANS_KEY = "models"
 # A number written after a space that is too large for a version ("Qwen 2.5" is one, "30.4" is not)
 _SCORE_LIKE = re.compile(r"^\d{2,}(?:\.\d+)?$|^\d+\.\d{2,}$")
+# Families whose variants are named by depth: "a 1001-layer ResNet" is ResNet-1001, "16-layer VGG" VGG-16
+_DEPTH_FAMILIES = frozenset({"ResNet", "ResNeXt", "Wide ResNet", "DenseNet", "VGG"})
+_DEPTH_BEFORE = re.compile(r"(?<![\w\-])(\d{1,4})-layers?\s+$")
 
 
 def _trie_pattern(words) -> str:
@@ -86,6 +90,11 @@ class ModelNameFinder:
             if end < m.end():
                 continue
             parsed = parse_model_name(text[m.start() : end], family_text, family)
+            depth = _DEPTH_BEFORE.search(text, max(0, m.start() - 12), m.start())
+            if depth is not None and family in _DEPTH_FAMILIES and not parsed.version and not parsed.sizes and (
+                    depth.start() in start_of):
+                start = start_of[depth.start()]
+                parsed = parse_model_name(f"{family_text}-{depth.group(1)}", family_text, family)
             out.append(Found(start, end_of[end] + 1, EntityType.MODEL.value, parsed))
         set_found(doc, SPANS_KEY, out)
         return doc
