@@ -127,6 +127,13 @@ def test_a_variant_of_a_coined_name_takes_the_type_of_its_base(extract_nlp):
     assert got["PlumeBench-Lite"].type.value == "Benchmark"
 
 
+def test_coined_names_ending_in_bank_or_a_metric(extract_nlp):
+    got = _by_text(_ex(extract_nlp, "We convert the sentences of LoomBank to a new grammar, and we report qBLEU and "
+                                    "Tern-ROUGE against the references in all of the settings."))
+    assert got["LoomBank"].type.value == "Dataset"
+    assert got["qBLEU"].type.value == "Metric" and got["Tern-ROUGE"].type.value == "Metric"
+
+
 def test_a_capitalised_modifier_in_a_title_is_no_coined_name(extract_nlp):
     ex = extract(Record(id="t", title="Trust Calibration in GNN-Based Recommender Pipelines",
                         abstract="We study how recommenders built on graph networks decide whom to trust."), extract_nlp)

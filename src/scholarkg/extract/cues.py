@@ -60,10 +60,10 @@ HEAD_TYPES: dict[str, EntityType] = {
 NAME_SUFFIX_TYPES: tuple[tuple[str, EntityType], ...] = (
     ("bench", B), ("Bench", B), ("Eval", B), ("eval", B), ("QA", B), ("Arena", B),
     ("Exam", B), ("Gym", B), ("World", B), ("Test", B), ("Suite", B), ("Hub", D),
-    ("Set", D), ("Corpus", D), ("Data", D), ("DB", D), ("Instruct", D),
+    ("Set", D), ("Corpus", D), ("Data", D), ("DB", D), ("Instruct", D), ("bank", D), ("Bank", D),
     ("Net", MO), ("Former", MO), ("former", MO), ("BERT", MO), ("GPT", MO), ("LM", MO),
     ("LLM", MO), ("VLM", MO), ("Coder", MO), ("Agent", MO), ("Founder", MO),
-    ("Score", MT), ("score", MT), ("@1", MT), ("@k", MT), ("@K", MT),
+    ("Score", MT), ("score", MT), ("@1", MT), ("@k", MT), ("@K", MT), ("BLEU", MT), ("ROUGE", MT),
     ("Loop", ME), ("Align", ME), ("PO", ME), ("RL", ME), ("Search", ME), ("Distill", ME),
     ("Prompt", ME), ("Tune", ME), ("Attention", ME), ("Attn", ME),
 )
