@@ -254,3 +254,20 @@ def test_a_value_on_an_unknown_benchmark_does_not_take_an_earlier_one(extract_nl
                                    "bits/char on text8 and 1.20 bits/char on Quillwort Prose.")
     assert ("LongMem", "text8", "bits per character", Decimal("1.11"), None) in got
     assert ("LongMem", None, "bits per character", Decimal("1.20"), None) in got
+
+
+def test_catalogue_names_and_dimensions_hold_no_values():
+    assert _values("the quasar J0123+45 in 2+1 dimensions") == []
+
+
+def test_whole_numbers_that_count_things_are_not_results(extract_nlp):
+    got, ex = _results(extract_nlp, "We propose PolyTag, a tagger. The survey behind it compares 70 distinct "
+                                    "similarity metrics and the 12 most cited evaluation criteria, and finds 51 lower "
+                                    "quality sources on Kestrel.")
+    assert got == [] and ex.results == ()
+
+
+def test_words_after_a_percentage_must_name_a_measure(extract_nlp):
+    got, _ = _results(extract_nlp, "We propose PolyTag, a tagger. It labels 62.5% source files, another 30% were "
+                                   "skipped, and it keeps a 91.0% success rate.")
+    assert [(metric, v) for _, _, metric, v, _ in got] == [("success rate", Decimal("91.0"))]

@@ -28,8 +28,10 @@ Not figures at all: bounds ("below 1%", "more than 50%"), ranges ("1% to 5%", "1
 counts ("38,000 hours", "134 tasks", "9 of the 12 tasks"), years, statistics about the paper's own analysis (a fit's
 R², p-values), and figures of systems the text does not name ("the previous best FID of 18.6", "88.5% for
 the baseline", "our 97.2% baseline"), footnote marks, versions and counts after names ("Wikipedia 1", "CTB
-5.1", "nDCG 5", "the 10 best"), shares of data ("with 31% labeled data") and the first digit of a compound
-("3-way", "4-gram"). The model is the "for X" name, else the nearest model or method before the
+5.1", "nDCG 5", "the 10 best"), shares of data ("with 31% labeled data"), whole numbers that count things
+("70 different similarity metrics"), shares of things ("68.5% code fragments": the words after a percentage
+must end in a measure such as "rate" or "accuracy"), the first digit of a compound ("3-way", "4-gram") and
+digits after "+" in a name ("H1413+117", "2+1 dimensions"). The model is the "for X" name, else the nearest model or method before the
 value that the paper itself presents, else the paper's introduced model or method.
 ``Doc._.results`` holds :class:`ResultSpan` values; every value is text of the document.
 """
@@ -76,6 +78,15 @@ _METRIC_STOP = frozenset({"on", "in", "for", "with", "and", "or", "at", "of", "b
                           "vs", "vs.", "compared", "while", "which", "that", "the", "a", "an", "across", "to",
                           "when", "where", "using", "respectively", "overall", "if", "after", "before", "during",
                           "without", "through", "via", "as", "per", "yielding", "yields", "yield"})
+# Plurals that a whole number before them counts ("24 evaluation criteria", "70 similarity metrics").
+_COUNTED_PLURALS = frozenset("""metrics measures criteria techniques methods approaches studies programs
+    scenarios cases tests sources objects stars galaxies systems sentences""".split())
+# Last words of a measure written after a value ("94.7% average recovery", "30% success rate");
+# other words there say what the share is of ("68.5% code fragments", "28% were caused").
+_MEASURE_NOUNS = frozenset("""rate rates ratio score scores accuracy accuracies precision recall error errors
+    recovery coverage agreement correlation reduction time latency throughput success improvement gain
+    speedup f1 auc bleu rouge perplexity margin overlap similarity distance fidelity quality efficiency
+    reward return utility cost usage consumption compression retention rank recovery""".split())
 # Words after a value that make the words before them no measure: "with 31% labeled data"
 _NOT_MEASURED = frozenset({"data", "training", "examples", "samples", "supervision", "annotations"})
 _BEFORE_VALUE = frozenset({"of", "=", ":", "is", "reaching", "reaches", "a", "an", "at", "(", "to", "was", "by",
@@ -125,6 +136,19 @@ def _entity_at(ents: list[EntityRecord], i: int) -> EntityRecord | None:
         if e.start <= i < e.end:
             return e
     return None
+
+
+def _counted(lower: list[str], last: int, s1: int) -> bool:
+    """The words after a whole number name what it counts: a plural noun within a few words,
+    before any preposition or punctuation ("70 different similarity metrics", "14 most common
+    criteria", "51 lower confidence sources")."""
+    for k in range(last, min(s1, last + 5)):
+        w = lower[k]
+        if w in _COUNT_NOUNS or w in _COUNTED_PLURALS:
+            return True
+        if not w.isalpha() or w in _METRIC_STOP:
+            return False
+    return False
 
 
 def _unnamed_other(lower: list[str], k: int, s1: int) -> bool:
@@ -229,6 +253,8 @@ class ResultFinder:
         nxt = lower[last] if last < s1 else None
         if v.unit is None and change is None and nxt is not None and nxt in _COUNT_NOUNS:
             return None
+        if v.unit is None and "." not in v.text and _counted(lower, last, s1):
+            return None  # "70 different similarity metrics", "51 lower confidence sources": a count
         if change is None and nxt in {"baseline", "baselines"}:
             return None  # "faster than our 97.2% baseline": the baseline's figure
         if v.unit is None and change is None and lo > s0 and v.value < 10 and (
@@ -335,7 +361,8 @@ class ResultFinder:
             j += 1
         if _is_statistic(metric):
             return None
-        if metric is None and metric_words and v.unit == "%" and len(metric_words) <= 3 and change is None:
+        if metric is None and metric_words and v.unit == "%" and len(metric_words) <= 3 and change is None and (
+                metric_words[-1].lower() in _MEASURE_NOUNS):
             metric = " ".join(metric_words)
             confidence = max(confidence, 0.6)
         # METRIC [of|=|:|is|reaching|to] value; "BENCH: 82.1"; "the GLUE score to 80.5%"
