@@ -127,6 +127,13 @@ def test_a_variant_of_a_coined_name_takes_the_type_of_its_base(extract_nlp):
     assert got["PlumeBench-Lite"].type.value == "Benchmark"
 
 
+def test_a_sized_variant_of_known_or_coined_data_is_data(extract_nlp):
+    got = _by_text(_ex(extract_nlp, "We pretrain on an ImageNet-21K subset and on WrenData-40M, and compare with "
+                                    "GullLM-3B in all of the settings."))
+    assert got["ImageNet-21K"].type.value == "Dataset" and got["WrenData-40M"].type.value == "Dataset"
+    assert got["GullLM-3B"].type.value == "Model"
+
+
 def test_coined_names_ending_in_bank_or_a_metric(extract_nlp):
     got = _by_text(_ex(extract_nlp, "We convert the sentences of LoomBank to a new grammar, and we report qBLEU and "
                                     "Tern-ROUGE against the references in all of the settings."))

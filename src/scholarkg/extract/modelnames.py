@@ -98,7 +98,7 @@ class ModelName:
 
 # A tail that always marks a variant (a version tag, a dotted version, a size or variant word) ...
 _STRONG_TAIL = re.compile(
-    rf"^(?P<base>.*?[A-Za-z].*?)(?:[ \-](?:[vV]\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)*|[A-Z]{{1,2}}|XXL|en|zh|fr|de|ja|"
+    rf"^(?P<base>.*?[A-Za-z].*?)(?:[ \-](?:[vV]\d+(?:\.\d+)*|\d+\.\d+(?:\.\d+)*|\d+(?:\.\d+)?[KkMB]|[A-Z]{{1,2}}|XXL|en|zh|fr|de|ja|"
     rf"EN|ZH|Verified|Lite|Hard|Pro|Plus|Mini|Full|Small|Large|Base|{VARIANT_WORDS})|(?<=[A-Za-z])[vV]\d+(?:\.\d+)*)$"
 )
 # ... and one that may be part of the name itself ("Set14", "Market1501", "AutoEnv-36").

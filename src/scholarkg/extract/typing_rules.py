@@ -19,6 +19,8 @@ from spacy.tokens import Doc, Span
 from ..model import EntityType
 from .cues import FUNCTION_WORDS, head_type, suffix_type
 from .doctext import info
+from .gazetteer import load_gazetteer
+from .modelnames import variant_base
 from .names import singular
 
 __all__ = ["infer_type", "long_form_type", "Phrase"]
@@ -207,8 +209,15 @@ def infer_type(doc: Doc, span: Span, *, long_form: Span | None = None) -> tuple[
         t = long_form_type(long_form.text)
         if t is not None:
             return t, 0.75
+    family = variant_base(span.text)
+    # of a strong variant only: "MT09" is a test set, not the task "MT"
+    entry = load_gazetteer().lookup(family[0]) if family is not None and family[1] else None
+    if entry is not None:
+        return entry.type, 0.7  # "ImageNet-5K" is data like ImageNet, whatever "Net" suggests
     if _SIZED.search(span.text):
-        return EntityType.MODEL, 0.7
+        base_type = suffix_type(family[0]) if family is not None else None
+        # "FooData-300M" counts examples; "FooLM-7B" parameters
+        return (base_type if base_type in (EntityType.DATASET, EntityType.BENCHMARK) else EntityType.MODEL), 0.7
     t = suffix_type(span.text)
     if t is not None:
         return t, 0.7

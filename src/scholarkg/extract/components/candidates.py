@@ -27,6 +27,7 @@ _HAS_INNER_CAP = re.compile(r".[A-Z]")
 _HAS_DIGIT_AND_LETTER = re.compile(r"(?=.*\d)(?=.*[A-Za-z])")
 _NUMBERISH = re.compile(r"^[\d.,%x×]+[A-Za-z]?$|^\d+(?:\.\d+)?[KkMmBbTt]$|^\d+(st|nd|rd|th|D|d)$")
 _LETTER_NUMBER = re.compile(r"^[A-Z]\d{2,}$")
+_SIZE_LETTERS = frozenset({"K", "k", "M", "B"})
 _DATA_HEADS = frozenset({EntityType.BENCHMARK, EntityType.DATASET})
 _URLISH = re.compile(r"https?://|www\.|\.(com|org|io|net|ai)\b")
 
@@ -126,6 +127,9 @@ class CandidateFinder:
                 while end < n and end - start < self.max_words and is_name_word(words[end]):
                     end += 1
                 end = self._data_name_end(words, end, start)
+            if (end < n and words[end] in _SIZE_LETTERS and words[end - 1][-1:].isdigit()
+                    and view.end_char(end - 1) == view.idx[end]):
+                end += 1  # "ImageNet-5K", "JFT-300M": the size is part of the name
             spans.append(Found(start, end, ""))
             i = end
         subject = title_subject(doc, title_end)
