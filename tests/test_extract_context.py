@@ -134,6 +134,12 @@ def test_a_sized_variant_of_known_or_coined_data_is_data(extract_nlp):
     assert got["GullLM-3B"].type.value == "Model"
 
 
+def test_a_short_form_the_text_defines_by_a_coined_name_is_not_the_gazetteers(extract_nlp):
+    ex = _ex(extract_nlp, "We then show how this GraphCrossNet (GCN) links molecules across assays, and we "
+                          "compare our GCN with existing methods.")
+    assert {m.label for m in ex.mentions if m.text == "GCN"} == {"GraphCrossNet"}
+
+
 def test_coined_names_ending_in_bank_or_a_metric(extract_nlp):
     got = _by_text(_ex(extract_nlp, "We convert the sentences of LoomBank to a new grammar, and we report qBLEU and "
                                     "Tern-ROUGE against the references in all of the settings."))

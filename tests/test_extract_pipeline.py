@@ -55,6 +55,9 @@ def test_gazetteer_is_broad_and_consistent():
     assert all(n >= 50 for n in counts.values()), counts
     assert gaz.lookup("in-context learning").type is EntityType.METHOD
     assert gaz.lookup("ImageNet").type is EntityType.DATASET
+    # a plural finds the entry of its singular
+    assert gaz.lookup("accuracies").canonical == "accuracy" and gaz.lookup("BLEU scores").canonical == "BLEU"
+    assert gaz.lookup("perplexities").canonical == "perplexity"
     # lexical resources named like networks are data, not models
     assert {gaz.lookup(n).type for n in ("WordNet", "VerbNet", "HowNet", "BabelNet")} == {EntityType.DATASET}
     assert parse_lines(["# comment", "A | B | A", ""], EntityType.TASK)[0].names == ("A", "B")

@@ -23,6 +23,12 @@ __all__ = ["Candidate", "CandidateSources", "clean_label", "PRIORITY"]
 TYPES = {t.value: t for t in EntityType}
 PRIORITY = {"abbreviation": 4, "gazetteer": 3, "model": 3, "name": 2, "title": 2, "ner": 1, "term": 1}
 _TEX = re.compile(r"\\[A-Za-z]+\{|[{}]")
+_COINED = re.compile(r".[A-Z]")
+
+
+def _coined(word: str) -> bool:
+    """A word with an inner capital: "FacePoseNet"."""
+    return word[:1].isupper() and bool(_COINED.search(word))
 
 
 @dataclass(slots=True)
@@ -94,8 +100,9 @@ class CandidateSources:
             # "Arcade Learning Environment (ALE)". The gazetteer is used when the long form is known.
             long_label = clean_label(long.text)
             entry = self.gazetteer.lookup(long_label)
-            if entry is None:
-                # "BERT, which stands for ...": a name the gazetteer knows by its short form
+            if entry is None and not (long.end - long.start == 1 and _coined(long.text)):
+                # "BERT, which stands for ...": a name the gazetteer knows by its short form (not when
+                # the text defines it by a coined name of its own: "FacePoseNet (FPN)")
                 short_entry = self.gazetteer.lookup(short.text)
                 if short_entry is not None and short_entry.canonical == short.text and short_entry.type in (
                     EntityType.MODEL, EntityType.DATASET, EntityType.BENCHMARK

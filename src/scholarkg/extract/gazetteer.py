@@ -20,7 +20,7 @@ from functools import lru_cache
 from importlib import resources
 
 from ..model import EntityType
-from .names import canonical_key
+from .names import canonical_key, singular
 
 __all__ = ["GazetteerEntry", "Gazetteer", "load_gazetteer", "FILES"]
 
@@ -68,7 +68,15 @@ class Gazetteer:
             self.by_key[key] = entry
 
     def lookup(self, name: str) -> GazetteerEntry | None:
-        return self.by_key.get(canonical_key(name))
+        """The entry ``name`` writes, in the singular too ("accuracies", "BLEU scores")."""
+        key = canonical_key(name)
+        entry = self.by_key.get(key)
+        if entry is None and key.endswith("s"):
+            head, _, last = key.rpartition(" ")
+            one = singular(last)
+            if one != last and len(one) > 2:
+                entry = self.by_key.get(f"{head} {one}" if head else one)
+        return entry
 
     def of_type(self, type_: EntityType) -> list[GazetteerEntry]:
         return [e for e in self.entries if e.type is type_]

@@ -207,6 +207,8 @@ def infer_type(doc: Doc, span: Span, *, long_form: Span | None = None) -> tuple[
             return t, confidence
     if long_form is not None:
         t = long_form_type(long_form.text)
+        if t is None and " " not in long_form.text.strip():
+            t = suffix_type(long_form.text)  # a coined long form: "FacePoseNet (FPN)"
         if t is not None:
             return t, 0.75
     family = variant_base(span.text)
