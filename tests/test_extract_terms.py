@@ -184,3 +184,12 @@ def test_measures_of_mathematics_durations_and_research_modes_are_no_metrics_or_
         assert junk not in texts, junk
     got = _mentions(extract_nlp, "Retrieval metrics and the F1 measure agree on pedestrian detection.")
     assert got.get("Retrieval metrics") == "Metric" and got.get("pedestrian detection") == "Task", got
+
+
+def test_a_reward_is_a_measure_only_when_measured(extract_nlp):
+    got = _mentions(extract_nlp, "Our planner learns from delayed, trajectory-level rewards and a shaped "
+                                 "curiosity reward function. It reaches 61% normalized reward, and its mean "
+                                 "episodic reward keeps rising.")
+    assert got["trajectory-level rewards"] == "Method"
+    assert got["shaped curiosity reward function"] == "Method"
+    assert got["normalized reward"] == "Metric" and got["mean episodic reward"] == "Metric"

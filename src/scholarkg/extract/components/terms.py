@@ -228,6 +228,19 @@ def _modifier_ok(text: str) -> bool:
     return any(c.isalpha() for c in text)
 
 
+# What makes a reward a measure ("12-49% normalized reward", "the average episodic reward").
+_REWARD_MEASURES = frozenset("""average mean normalized normalised cumulative total expected episodic final median
+    discounted accumulated""".split())
+_SIGNAL_NOUNS = frozenset({"function", "functions", "signal", "signals", "shaping", "design"})
+
+
+def _measured_reward(lower: list[str], start: int, i: int, sent_start: int) -> bool:
+    """A reward phrase names a measure when a measuring word or a figure comes with it."""
+    if any(lower[k] in _REWARD_MEASURES for k in range(start, i)):
+        return True
+    return any(w[:1].isdigit() or w == "%" for w in lower[max(sent_start, start - 3) : start])
+
+
 class TermFinder:
     def __init__(self, max_words: int = 5):
         self.max_words = max_words
@@ -289,7 +302,13 @@ class TermFinder:
                 continue  # "theoretical understanding", "experimental detection": how, not what
             if head == "time" and start > sent_start and lower[start - 1] in {"at", "in", "of"}:
                 continue  # "at test time", "in real time", "in linear time": when, not a measure
-            spans.append(Found(start, i + 1, type_.value, head in STRICT_GENERIC_HEADS))
+            end = i + 1
+            if head == "reward" and not _measured_reward(lower, start, i, sent_start):
+                # "sparse, outcome-based rewards", "a dense reward function": a training signal
+                type_ = ME
+                if end < sent_end and lower[end] in _SIGNAL_NOUNS:
+                    end += 1
+            spans.append(Found(start, end, type_.value, head in STRICT_GENERIC_HEADS))
         set_found(doc, SPANS_KEY, self._title_only(view, spans))
         doc.user_data[ROLES_KEY] = roles
         return doc
