@@ -140,6 +140,13 @@ def test_a_short_form_the_text_defines_by_a_coined_name_is_not_the_gazetteers(ex
     assert {m.label for m in ex.mentions if m.text == "GCN"} == {"GraphCrossNet"}
 
 
+def test_a_released_version_is_a_model_and_a_comma_pair_is_no_list(extract_nlp):
+    ex = _ex(extract_nlp, "We present PlumeSearch, a browsing method. Compared to Zorthinker-v2.1, PlumeSearch with "
+                          "a budget of 50 steps cuts the cost of every query on BrowseComp.")
+    got = _by_text(ex)
+    assert got["Zorthinker-v2.1"].type.value == "Model"
+
+
 def test_coined_names_ending_in_bank_or_a_metric(extract_nlp):
     got = _by_text(_ex(extract_nlp, "We convert the sentences of LoomBank to a new grammar, and we report qBLEU and "
                                     "Tern-ROUGE against the references in all of the settings."))

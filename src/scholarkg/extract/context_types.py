@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from spacy.tokens import Doc
 
 from ..model import EntityType
-from .cues import FUNCTION_WORDS, head_type
+from .cues import FUNCTION_WORDS, head_type, suffix_type
 from .doctext import info
 from .modelnames import variant_base
 from .names import canonical_key
@@ -90,6 +90,11 @@ def _list_runs(lower: list[str], names: list[Candidate]) -> list[list[Candidate]
                 break
             run.append(nxt)
             seen.add(nxt.start)
+        if len(run) == 2 and lower[run[0].end : run[1].start] == [","] and run[1].end < len(lower) and (
+                lower[run[1].end].isalpha() and lower[run[1].end] not in _LIST_JOINS):
+            # "Compared to X, Y with ... reduces": two names, a comma and the clause going on are no list
+            runs.extend([[run[0]], [run[1]]])
+            continue
         runs.append(run)
     return runs
 
@@ -173,6 +178,7 @@ def type_from_family(cands: list[Candidate], gazetteer) -> None:
 
 _MODIFIER_TAIL = re.compile(MODIFIER_SUFFIXES)
 _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
+_VERSIONED = re.compile(r"[A-Za-z][ \-]?[vV]\d+(?:\.\d+)*$")
 # Names that are something else written with capitals, in fields outside machine learning:
 # surnames paired as a modifier ("Aharonov-Bohm", "Gauss-Bonnet"), initials ("A.W.", "P.Albers"),
 # catalogue numbers and identifiers (seven digits or more: "HE2347-4342"), chemical formulas.
@@ -255,6 +261,9 @@ def keep_untyped(doc: Doc, cands: list[Candidate]) -> None:
             continue
         if looks_coined(c.text) and _in_prose(view, c.start):
             c.type, c.confidence = EntityType.METHOD, 0.35
+            if _VERSIONED.search(c.text) and (family := variant_base(c.text)) is not None:
+                # a release ("Mirothinker-v1.0") is a model, or what its base is ("WrenBench-v2")
+                c.type, c.confidence = suffix_type(family[0]) or EntityType.MODEL, 0.4
 
 
 # Heads of concepts that name a process: a task when the text says what something is for

@@ -34,6 +34,7 @@ class Phrase(NamedTuple):
     text: str
 
 _SIZED = re.compile(r"[A-Za-z].*-\d+(?:\.\d+)?[BM]$")
+_VERSIONED = re.compile(r"[A-Za-z][ \-]?[vV]\d+(?:\.\d+)*$")
 
 _NAMING = frozenset({"named", "called", "dubbed", "termed", "coined", "namely", ",", ":", "(", "-", "\u2014"})
 _APPOS_START = frozenset({",", ":", "\u2014", "-", "is", "as", "was", "being"})
@@ -225,6 +226,8 @@ def infer_type(doc: Doc, span: Span, *, long_form: Span | None = None) -> tuple[
         return t, 0.7
     if long_form is None and span.text.lower() not in FUNCTION_WORDS:
         t = frame_type(doc, span)
+        if t is EntityType.METHOD and _VERSIONED.search(span.text):
+            t = EntityType.MODEL  # "compared to Mirothinker-v1.0": a released version is a model
         if t is not None:
             return t, 0.6
     return None
