@@ -49,57 +49,14 @@ from ...model import Change, EntityType, Role
 from ..doctext import info
 from ..figures import (DECREASE_AFTER, INCREASE_AFTER, after_split, change_of, data_for, from_to, prior_figure,
                        segment_data)
-from ..names import canonical_key
+from ..figure_words import (AFTER_POINT, BARE_METRICS, BEFORE_VALUE, BOUNDS, COUNT_NOUNS, MEASURE_NOUNS, METRIC_STOP,
+                           NEUTRAL_AFTER, NOT_MEASURED, POINT_STOP, SOLVE_VERBS, counted, is_statistic,
+                           unnamed_other)
 from ..numbers import Value, find_values
 from .entities import EntityRecord, is_generic, records
 
 __all__ = ["ResultSpan", "ResultFinder"]
 
-_BOUNDS = frozenset({"below", "above", "under", "over", "least", "most", "than", "within", "around",
-                     "approximately", "nearly", "almost", "roughly", "about", "exceeding", "only", "<", ">",
-                     "\u2264", "\u2265", "~", "between", "by"})
-_COUNT_NOUNS = frozenset(
-    """hours hour days day minutes seconds tasks task steps step parameters experts samples examples
-    instances models benchmarks domains languages times epochs layers usd dollars gpus tokens words
-    sentences documents images videos levels environments clusters fields subfields industries
-    questions users people participants annotators categories classes languages pairs queries
-    trajectories agents tools turns rounds iterations runs seeds million billion thousand k m b
-    papers articles hours. months years weeks nodes edges graphs sub metrics measures features relations
-    subtypes best top""".split()
-)
-_NEUTRAL_AFTER = frozenset({"relative", "absolute", "point", "points", "pp", "percentage"})
-_SOLVE_VERBS = frozenset({"solves", "solve", "solved", "solving", "resolves", "resolve", "resolved", "completes",
-                          "complete", "completed", "answers", "answered", "passes", "passed"})
-# Statistics about the paper's own analysis, not scores of a system.
-_STATISTICS = frozenset({"r 2", "r2", "r\u00b2", "p", "p value", "coefficient of determination", "pearson r",
-                         "standard deviation", "std", "confidence interval", "confidence", "confidence level",
-                         "significance level"})
-_METRIC_STOP = frozenset({"on", "in", "for", "with", "and", "or", "at", "of", "by", "over", "than", "versus",
-                          "vs", "vs.", "compared", "while", "which", "that", "the", "a", "an", "across", "to",
-                          "when", "where", "using", "respectively", "overall", "if", "after", "before", "during",
-                          "without", "through", "via", "as", "per", "yielding", "yields", "yield"})
-# Plurals that a whole number before them counts ("24 evaluation criteria", "70 similarity metrics").
-_COUNTED_PLURALS = frozenset("""metrics measures criteria techniques methods approaches studies programs
-    scenarios cases tests sources objects stars galaxies systems sentences""".split())
-# Last words of a measure written after a value ("94.7% average recovery", "30% success rate");
-# other words there say what the share is of ("68.5% code fragments", "28% were caused").
-_MEASURE_NOUNS = frozenset("""rate rates ratio score scores accuracy accuracies precision recall error errors
-    recovery coverage agreement correlation reduction time latency throughput success improvement gain
-    speedup f1 auc bleu rouge perplexity margin overlap similarity distance fidelity quality efficiency
-    reward return utility cost usage consumption compression retention rank recovery""".split())
-# Words after a value that make the words before them no measure: "with 31% labeled data"
-_NOT_MEASURED = frozenset({"data", "training", "examples", "samples", "supervision", "annotations"})
-_BEFORE_VALUE = frozenset({"of", "=", ":", "is", "reaching", "reaches", "a", "an", "at", "(", "to", "was", "by",
-                           # "its BLEU score increases to 36.5"
-                           "increases", "increased", "rises", "rose", "improves", "improved", "drops", "dropped",
-                           "decreases", "decreased", "falls", "fell", "reached", "goes", "went", "grows", "grew"})
-# What may follow an operating point ("at 40 FPS for X"), and what ends the search for it.
-_AFTER_POINT = frozenset({"for", "on", "in"})
-_POINT_STOP = frozenset({",", ";", "(", ")", "and", "compared", "versus", "vs", "vs.", "while", "than", "with"})
-# "for the baseline", "for prior methods": a system the text does not name
-_OTHERS = frozenset({"baseline", "baselines", "previous", "prior", "existing", "competing", "other", "others",
-                     "state-of-the-art", "sota", "best", "strongest"})
-_BARE_METRICS = frozenset({"score", "scores", "accuracy", "error", "precision", "recall", "f1", "auc", "bleu"})
 _DATA = {EntityType.BENCHMARK, EntityType.DATASET}
 _SYSTEMS = {EntityType.MODEL, EntityType.METHOD}
 _WEAK = {"term", "ner"}
@@ -136,28 +93,6 @@ def _entity_at(ents: list[EntityRecord], i: int) -> EntityRecord | None:
         if e.start <= i < e.end:
             return e
     return None
-
-
-def _counted(lower: list[str], last: int, s1: int) -> bool:
-    """The words after a whole number name what it counts: a plural noun within a few words,
-    before any preposition or punctuation ("70 different similarity metrics", "14 most common
-    criteria", "51 lower confidence sources")."""
-    for k in range(last, min(s1, last + 5)):
-        w = lower[k]
-        if w in _COUNT_NOUNS or w in _COUNTED_PLURALS:
-            return True
-        if not w.isalpha() or w in _METRIC_STOP:
-            return False
-    return False
-
-
-def _unnamed_other(lower: list[str], k: int, s1: int) -> bool:
-    """Words from ``k`` name another system without its name: "the baseline", "the strongest prior system"."""
-    return any(w in _OTHERS for w in lower[k : min(s1, k + 3)])
-
-
-def _is_statistic(label: str | None) -> bool:
-    return label is not None and canonical_key(label) in _STATISTICS
 
 
 _generic = is_generic
@@ -248,12 +183,12 @@ class ResultFinder:
         if len(prev) == 1 and words[lo - 1].isupper() and prev not in {"a", "i"}:
             return None  # "F 1", "R 2": a digit of a name
         change = change_of(view, sent.s0, sent.s1, v, first, last, prev)
-        if change is None and (prev in _BOUNDS or prev2 in {"less", "more", "at", "up"}):
+        if change is None and (prev in BOUNDS or prev2 in {"less", "more", "at", "up"}):
             return None
         nxt = lower[last] if last < s1 else None
-        if v.unit is None and change is None and nxt is not None and nxt in _COUNT_NOUNS:
+        if v.unit is None and change is None and nxt is not None and nxt in COUNT_NOUNS:
             return None
-        if v.unit is None and "." not in v.text and _counted(lower, last, s1):
+        if v.unit is None and "." not in v.text and counted(lower, last, s1):
             return None  # "70 different similarity metrics", "51 lower confidence sources": a count
         if change is None and nxt in {"baseline", "baselines"}:
             return None  # "faster than our 97.2% baseline": the baseline's figure
@@ -283,7 +218,7 @@ class ResultFinder:
                     benchmark, confidence = data.label, 0.7
                     # the measure the table states once: "Results (pass@1): HumanEval: ..."
                     metric = next((m.label for m in reversed(ents) if m.type is EntityType.METRIC
-                                   and m.end <= data.start and not _is_statistic(m.label)), None)
+                                   and m.end <= data.start and not is_statistic(m.label)), None)
         if front_system is not None and front_system.start > s0 and lower[front_system.start - 1] == "(" and (
                 last < s1 and lower[last] == ")"):
             return None  # "(SFEW 2.0)": a version of the name
@@ -299,7 +234,7 @@ class ResultFinder:
         j = last
         unknown_data = False
         metric_words: list[str] = []
-        solved = prev in _SOLVE_VERBS
+        solved = prev in SOLVE_VERBS
         while j < s1 and j - last <= 5:
             low = lower[j]
             if low == "$":
@@ -313,9 +248,9 @@ class ResultFinder:
             if low == "at" and v.unit is not None:
                 # "71.2% mIoU at 40 FPS for X": an operating point between the value and its names
                 k = j + 1
-                while k < s1 and k - j <= 4 and lower[k] not in _AFTER_POINT and lower[k] not in _POINT_STOP:
+                while k < s1 and k - j <= 4 and lower[k] not in AFTER_POINT and lower[k] not in POINT_STOP:
                     k += 1
-                if k < s1 and lower[k] in _AFTER_POINT:
+                if k < s1 and lower[k] in AFTER_POINT:
                     j = k
                     continue
                 break
@@ -337,7 +272,7 @@ class ResultFinder:
                 e = _entity_at(ents, k)
                 if e is not None and e.type in _SYSTEMS and not _generic(e):
                     model = e.label
-                elif _unnamed_other(lower, k, s1):
+                elif unnamed_other(lower, k, s1):
                     return None  # "versus 80.9% for the baseline": a figure of a system not named
                 break
             if low == "of" and solved:
@@ -346,40 +281,40 @@ class ResultFinder:
                 k = j + 1
                 while k < s1 and lower[k] in {"the", "a", "an"}:
                     k += 1
-                if _unnamed_other(lower, k, s1):
+                if unnamed_other(lower, k, s1):
                     return None  # "from the 56.7 F1 of the previous best system"
                 break
             word = words[j]
-            if low in _NOT_MEASURED:
+            if low in NOT_MEASURED:
                 metric_words.clear()
                 break
-            if not word.isalpha() or low in _METRIC_STOP or word[:1].isupper():
+            if not word.isalpha() or low in METRIC_STOP or word[:1].isupper():
                 break
-            if low in INCREASE_AFTER or low in DECREASE_AFTER or low in _NEUTRAL_AFTER:
+            if low in INCREASE_AFTER or low in DECREASE_AFTER or low in NEUTRAL_AFTER:
                 break
             metric_words.append(word)
             j += 1
-        if _is_statistic(metric):
+        if is_statistic(metric):
             return None
         if metric is None and metric_words and v.unit == "%" and len(metric_words) <= 3 and change is None and (
-                metric_words[-1].lower() in _MEASURE_NOUNS):
+                metric_words[-1].lower() in MEASURE_NOUNS):
             metric = " ".join(metric_words)
             confidence = max(confidence, 0.6)
         # METRIC [of|=|:|is|reaching|to] value; "BENCH: 82.1"; "the GLUE score to 80.5%"
         k = (lo if from_i is None else from_i) - 1
         # a speed after "at" is where the figure before it was measured: "71.2% mIoU at 40 FPS"
-        skip = _BEFORE_VALUE - {"at"} if v.unit in {"FPS", "ms"} else _BEFORE_VALUE
+        skip = BEFORE_VALUE - {"at"} if v.unit in {"FPS", "ms"} else BEFORE_VALUE
         while k > s0 and lower[k] in skip:
             k -= 1
         if k > s0 and words[k] == ")" and (e := _entity_at(ents, k - 1)) is not None and (
                 e.type is EntityType.METRIC):
             k -= 1  # "an Inception Score (IS) of 166.5"
-        if k >= s0 and _is_statistic(words[k]) or (k >= s0 and words[k] in {"p", "R^2", "R\u00b2"}):
+        if k >= s0 and is_statistic(words[k]) or (k >= s0 and words[k] in {"p", "R^2", "R\u00b2"}):
             return None  # "R^2 = 0.998", "p < 0.05"
         e = _entity_at(ents, k) if k >= s0 else None
         metric_start = None
         if e is not None and k < first and e.type is EntityType.METRIC:
-            if _is_statistic(e.label):
+            if is_statistic(e.label):
                 return None
             metric = metric or e.label
             confidence = max(confidence, 0.75)
@@ -387,7 +322,7 @@ class ResultFinder:
         elif e is not None and k < first and e.type in _DATA and benchmark is None and e.end == k + 1 and (
                 k == first - 1 or lower[first - 1] in {":", "=", "of"}):
             benchmark, confidence = e.label, max(confidence, 0.7)  # "GSM8K 82.1", "MMLU: 71.2"
-        elif k < first and lower[k] in _BARE_METRICS and metric is None:
+        elif k < first and lower[k] in BARE_METRICS and metric is None:
             metric_start = k
             if lower[k] not in {"score", "scores"}:
                 metric, confidence = words[k], max(confidence, 0.6)
@@ -403,7 +338,7 @@ class ResultFinder:
         if metric is None and from_i is not None:
             # "lower the perplexity from 24.1 to 19.7 on X and from 60.2 to 55.8 on Y"
             metric = next((m.label for m in reversed(ents) if m.type is EntityType.METRIC and m.end <= from_i
-                           and ";" not in lower[m.end : from_i] and not _is_statistic(m.label)), None)
+                           and ";" not in lower[m.end : from_i] and not is_statistic(m.label)), None)
             if metric is not None:
                 confidence = max(confidence, 0.6)
         if change is not None:
@@ -469,7 +404,7 @@ class ResultFinder:
         after = all(e.start >= last_value for e in data)
         if not (after or all(e.end <= first_value for e in data)) or len({e.label for e in data}) != len(data):
             return []
-        measures = [e for e in sent.ents if e.type is EntityType.METRIC and not _is_statistic(e.label)]
+        measures = [e for e in sent.ents if e.type is EntityType.METRIC and not is_statistic(e.label)]
         before = [e for e in measures if e.start < (data[0].start if after else first_value)]
         # "+0.3% and +1.2% improvement in accuracy": a measure named after the values
         metric = (before or measures or [None])[0]
