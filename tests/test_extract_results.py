@@ -271,3 +271,24 @@ def test_words_after_a_percentage_must_name_a_measure(extract_nlp):
     got, _ = _results(extract_nlp, "We propose PolyTag, a tagger. It labels 62.5% source files, another 30% were "
                                    "skipped, and it keeps a 91.0% success rate.")
     assert [(metric, v) for _, _, metric, v, _ in got] == [("success rate", Decimal("91.0"))]
+
+
+def test_a_change_takes_the_benchmark_of_its_own_clause(extract_nlp):
+    _, ex = _results(extract_nlp, "We introduce PolyTag, a tagger. It reaches 91.2% accuracy on OntoNotes and "
+                                  "improves F1 by 1.4 points over the CRF baseline on CoNLL-2003.")
+    changes = [(r.benchmark, r.value) for r in ex.results if r.change is not None]
+    assert changes == [("CoNLL-2003", Decimal("1.4"))]
+
+
+def test_a_name_that_scores_a_figure_is_no_metric(extract_nlp):
+    got, ex = _results(extract_nlp, "We introduce PolyTag, a tagger. With fewer features, PolyTag scores 90.7 on "
+                                    "OntoNotes.")
+    assert got == [("PolyTag", "OntoNotes", None, Decimal("90.7"), None)]
+    assert "PolyTag scores" not in {m.text for m in ex.mentions}
+
+
+def test_the_figure_after_versus_is_of_the_system_compared_with(extract_nlp):
+    got, _ = _results(extract_nlp, "We introduce PolyTag, a tagger. PolyTag-L outperforms Llama-2-13B on every "
+                                   "benchmark (MMLU: 61.3 vs. 55.0).")
+    assert got == [("PolyTag-L", "MMLU", None, Decimal("61.3"), None),
+                   ("Llama 2-13B", "MMLU", None, Decimal("55.0"), None)]

@@ -8,7 +8,7 @@ from .names import canonical_key
 
 __all__ = ["BOUNDS", "COUNT_NOUNS", "NEUTRAL_AFTER", "SOLVE_VERBS", "STATISTICS", "METRIC_STOP",
            "COUNTED_PLURALS", "MEASURE_NOUNS", "NOT_MEASURED", "BEFORE_VALUE", "AFTER_POINT", "POINT_STOP",
-           "OTHERS", "BARE_METRICS", "counted", "unnamed_other", "is_statistic"]
+           "OTHERS", "BARE_METRICS", "CLAUSE_WORDS", "counted", "unnamed_other", "is_statistic"]
 
 BOUNDS = frozenset({"below", "above", "under", "over", "least", "most", "than", "within", "around",
                     "approximately", "nearly", "almost", "roughly", "about", "exceeding", "only", "<", ">",
@@ -54,6 +54,9 @@ POINT_STOP = frozenset({",", ";", "(", ")", "and", "compared", "versus", "vs", "
 # "for the baseline", "for prior methods": a system the text does not name
 OTHERS = frozenset({"baseline", "baselines", "previous", "prior", "existing", "competing", "other", "others",
                     "state-of-the-art", "sota", "best", "strongest"})
+# Words that start another clause between a benchmark and a metric ("on ImageNet and improves BLEU").
+CLAUSE_WORDS = frozenset("""and or but while whereas which that with by to improves improve improved boosts
+    raises reduces lowers achieves achieve reaches obtains gets yields""".split())
 BARE_METRICS = frozenset({"score", "scores", "accuracy", "error", "precision", "recall", "f1", "auc", "bleu"})
 
 

@@ -88,6 +88,8 @@ def right_head(doc: Doc, span: Span) -> EntityType | None:
                 and span.text.lower() not in _MODALITIES and not (len(span.text) <= 2 and span.text.isupper()):
             return EntityType.DATASET  # "the GENIA data", "FBIS training data"; not "CO data" (a molecule)
         t = head_type(word)
+        if t is EntityType.METRIC and lower[i].endswith("s") and i + 1 < len(lower) and lower[i + 1][:1].isdigit():
+            t = None  # "PolyTag scores 90.7 on X": a verb, not a head
         if t is not None and (word[:1].islower() or word.istitle()):
             return t
         if lower[i] in _SPLIT_WORDS and i + 1 < len(words) and singular(lower[i + 1]) in _SPLITS:

@@ -18,11 +18,13 @@ metric:
 - ``raises accuracy from 61.3% to 68.9% on X``      the second figure of a change; not the first
 - ``77.3% mIoU at 52 FPS for X``, ``on the test split of the X dataset``
                                                       an operating point and a split in between
+- ``X outperforms Y (MMLU: 64.1 vs. 55.0)``          the figure after "vs." is Y's, of the same measure
 
 A number is an **improvement** (``change`` set) when the text says it is a change: "up 12.56",
 "+2.3 F1", "improves ... by 2.3", "reduces ... by 70.7%", "1.4 BLEU above the baseline", "70.7%
-fewer steps", "a 26% relative improvement", "an improvement of 0.56 BLEU". Its baseline is the system the sentence compares
-with ("over FRONT", "compared to X"), when it names one.
+fewer steps", "a 26% relative improvement", "an improvement of 0.56 BLEU". Its baseline is the system the
+sentence compares with ("over FRONT", "compared to X"), when it names one; its benchmark is the one of
+its own clause ("by 1.4 points over the baseline on CoNLL-2003"), else the nearest one before it.
 
 Not figures at all: bounds ("below 1%", "more than 50%"), ranges ("1% to 5%", "12-49%"),
 counts ("38,000 hours", "134 tasks", "9 of the 12 tasks"), years, statistics about the paper's own analysis (a fit's
@@ -48,10 +50,10 @@ from spacy.tokens import Doc
 from ...model import Change, EntityType, Role
 from ..doctext import info
 from ..figures import (DECREASE_AFTER, INCREASE_AFTER, after_split, change_of, data_for, from_to, prior_figure,
-                       segment_data)
-from ..figure_words import (AFTER_POINT, BARE_METRICS, BEFORE_VALUE, BOUNDS, COUNT_NOUNS, MEASURE_NOUNS, METRIC_STOP,
-                           NEUTRAL_AFTER, NOT_MEASURED, POINT_STOP, SOLVE_VERBS, counted, is_statistic,
-                           unnamed_other)
+                       segment_data, sentence_data)
+from ..figure_words import (AFTER_POINT, BARE_METRICS, BEFORE_VALUE, BOUNDS, CLAUSE_WORDS, COUNT_NOUNS,
+                           MEASURE_NOUNS, METRIC_STOP, NEUTRAL_AFTER, NOT_MEASURED, POINT_STOP, SOLVE_VERBS, counted,
+                           is_statistic, unnamed_other)
 from ..numbers import Value, find_values
 from .entities import EntityRecord, is_generic, records
 
@@ -134,12 +136,16 @@ class ResultFinder:
                 found.extend(paired)
                 continue
             previous_metric: tuple[str, str | None] | None = None  # the last score's metric and unit
+            previous: ResultSpan | None = None  # the last score
             for v in values:
                 r = self._result(doc, view, sent, v, main, previous_metric)
+                if r is None and previous is not None:
+                    r = self._versus(doc, view, sent, v, previous)
                 if r is not None:
                     found.append(r)
                     if r.change is None:
                         previous_metric = (r.metric, r.unit) if r.metric else previous_metric
+                        previous = r
         doc._.results = found
         return doc
 
@@ -329,7 +335,8 @@ class ResultFinder:
         if metric_start is not None and benchmark is None:
             # a benchmark named just before the metric: "MultiNLI accuracy", "GLUE score"
             j = metric_start - 1
-            while j >= s0 and metric_start - j <= 5 and words[j] not in {",", ";", "."}:
+            while j >= s0 and metric_start - j <= 5 and words[j] not in {",", ";", "."} and (
+                    lower[j] not in CLAUSE_WORDS):  # not "76.2% on ImageNet and improves BLEU"
                 e = _entity_at(ents, j)
                 if e is not None and e.type in _DATA:
                     benchmark, confidence = e.label, max(confidence, 0.75)
@@ -362,6 +369,21 @@ class ResultFinder:
         return ResultSpan(v.value, v.unit, sent.c0 + v.start, sent.c0 + v.end, sent.c0, sent.c1, model, benchmark,
                           metric, None, round(confidence, 3))
 
+    def _versus(self, doc: Doc, view, sent: _Sentence, v: Value, previous: ResultSpan) -> ResultSpan | None:
+        """ "X outperforms Y (MMLU: 64.1 vs. 55.0)": the figure after "vs." is of the same measure, and
+        of the system the sentence compares with, when it names one."""
+        where = self._tokens(doc, sent, v)
+        if where is None or where[0] <= sent.s0 or view.lower[where[0] - 1] not in {"vs", "vs.", "versus"}:
+            return None
+        if v.unit != previous.unit or (previous.benchmark is None and previous.metric is None):
+            return None
+        other = next((e.label for e in sent.ents if e.type in _SYSTEMS and e.role is Role.COMPARES_WITH
+                      and e.label != previous.model and not _generic(e)), None)
+        if other is None:
+            return None
+        return ResultSpan(v.value, v.unit, sent.c0 + v.start, sent.c0 + v.end, sent.c0, sent.c1, other,
+                          previous.benchmark, previous.metric, None, 0.6)
+
     def _improvement(self, view, sent: _Sentence, v: Value, first: int, change: Change, model: str | None,
                      benchmark: str | None, metric: str | None, main: EntityRecord | None) -> ResultSpan | None:
         lower = view.lower
@@ -376,7 +398,10 @@ class ResultFinder:
                     baseline = e.label
                     break
         if benchmark is None:
-            data = data_for(lower, ents, s0, first)
+            # "by 1.2 points over the baseline on WMT14": the benchmark of the value's own clause first
+            after = [e for e in sentence_data(lower, ents, s0) if e.start > first
+                     and not any(w in {",", ";"} or w[:1].isdigit() for w in lower[first + 1 : e.start])]
+            data = after[0] if after else data_for(lower, ents, s0, first)
             benchmark = data.label if data is not None else None
         if model is None and baseline is None and benchmark is None and metric is None:
             return None

@@ -300,6 +300,8 @@ class TermFinder:
                 continue  # "the Haar measure", "a Kähler metric", "in polynomial time"
             if type_ is T and start < i and all(lower[k] in _RESEARCH_MODE for k in range(start, i)):
                 continue  # "theoretical understanding", "experimental detection": how, not what
+            if head == "score" and text.endswith("s") and i + 1 < sent_end and lower[i + 1][:1].isdigit():
+                continue  # "FooLM scores 71.2 on MMLU": a verb
             if head == "time" and start > sent_start and lower[start - 1] in {"at", "in", "of"}:
                 continue  # "at test time", "in real time", "in linear time": when, not a measure
             end = i + 1
