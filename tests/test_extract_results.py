@@ -292,3 +292,13 @@ def test_the_figure_after_versus_is_of_the_system_compared_with(extract_nlp):
                                    "benchmark (MMLU: 61.3 vs. 55.0).")
     assert got == [("PolyTag-L", "MMLU", None, Decimal("61.3"), None),
                    ("Llama 2-13B", "MMLU", None, Decimal("55.0"), None)]
+
+
+def test_a_change_right_after_a_score_keeps_its_measure(extract_nlp):
+    _, ex = _results(extract_nlp, "We propose HeronDet, a one-stage detector. On LVIS, it obtains 38.4 mask AP, 2.1 "
+                                  "points higher than Mask R-CNN. On COCO it reaches 91.0% recall and, with a larger "
+                                  "backbone, 44.0, an error reduction of 4.4%.")
+    got = [(r.metric, r.value, r.change.value if r.change else None) for r in ex.results]
+    assert ("mask AP", Decimal("2.1"), "increase") in got
+    # the figure just before names no measure, and the reduction is of an error: nothing to carry over
+    assert (None, Decimal("4.4"), "decrease") in got

@@ -24,7 +24,8 @@ A number is an **improvement** (``change`` set) when the text says it is a chang
 "+2.3 F1", "improves ... by 2.3", "reduces ... by 70.7%", "1.4 BLEU above the baseline", "70.7%
 fewer steps", "a 26% relative improvement", "an improvement of 0.56 BLEU". Its baseline is the system the
 sentence compares with ("over FRONT", "compared to X"), when it names one; its benchmark is the one of
-its own clause ("by 1.4 points over the baseline on CoNLL-2003"), else the nearest one before it.
+its own clause ("by 1.4 points over the baseline on CoNLL-2003"), else the nearest one before it; a
+change written right after a score ("38.4 mask AP, 2.1 points higher than X") is of that score's measure.
 
 Not figures at all: bounds ("below 1%", "more than 50%"), ranges ("1% to 5%", "12-49%"),
 counts ("38,000 hours", "134 tasks", "9 of the 12 tasks"), years, statistics about the paper's own analysis (a fit's
@@ -137,10 +138,12 @@ class ResultFinder:
                 continue
             previous_metric: tuple[str, str | None] | None = None  # the last score's metric and unit
             previous: ResultSpan | None = None  # the last score
+            just_before: tuple[str, str | None] | None = None  # the measure of the value just before
             for v in values:
-                r = self._result(doc, view, sent, v, main, previous_metric)
+                r = self._result(doc, view, sent, v, main, previous_metric, just_before)
                 if r is None and previous is not None:
                     r = self._versus(doc, view, sent, v, previous)
+                just_before = (r.metric, r.unit) if r is not None and r.metric else None
                 if r is not None:
                     found.append(r)
                     if r.change is None:
@@ -166,7 +169,8 @@ class ResultFinder:
         return None if span is None else (span.start, span.end)
 
     def _result(self, doc: Doc, view, sent: _Sentence, v: Value, main: EntityRecord | None,
-                previous_metric: tuple[str, str | None] | None) -> ResultSpan | None:
+                previous_metric: tuple[str, str | None] | None,
+                just_before: tuple[str, str | None] | None = None) -> ResultSpan | None:
         s0, s1, ents = sent.s0, sent.s1, sent.ents
         words, lower = view.words, view.lower
         where = self._tokens(doc, sent, v)
@@ -349,6 +353,9 @@ class ResultFinder:
             if metric is not None:
                 confidence = max(confidence, 0.6)
         if change is not None:
+            if metric is None and just_before and not metric_words and prev not in {"by", "of"} and (
+                    prev2 not in {"by", "of"}) and (v.unit != "%" or just_before[1] == "%"):
+                metric = just_before[0]  # "38.4 mask AP, 2.1 points higher than X": the same measure
             return self._improvement(view, sent, v, first, change, model, benchmark, metric, main)
         if front_system is not None and model is None:
             model = front_system.label
