@@ -147,6 +147,13 @@ def test_a_released_version_is_a_model_and_a_comma_pair_is_no_list(extract_nlp):
     assert got["Zorthinker-v2.1"].type.value == "Model"
 
 
+def test_one_apposition_outweighs_a_name_ending_said_again(extract_nlp):
+    ex = _ex(extract_nlp, "We present ZorQA, a reader for long forms. ZorQA reads fast, ZorQA-Large reads better, and "
+                          "ZorQA scales to long inputs.", title="ZorQA: Reading Long Forms")
+    got = _by_text(ex)
+    assert got["ZorQA"].type.value == "Model" and got["ZorQA-Large"].type.value == "Model"
+
+
 def test_coined_names_ending_in_bank_or_a_metric(extract_nlp):
     got = _by_text(_ex(extract_nlp, "We convert the sentences of LoomBank to a new grammar, and we report qBLEU and "
                                     "Tern-ROUGE against the references in all of the settings."))

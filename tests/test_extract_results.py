@@ -302,3 +302,27 @@ def test_a_change_right_after_a_score_keeps_its_measure(extract_nlp):
     assert ("mask AP", Decimal("2.1"), "increase") in got
     # the figure just before names no measure, and the reduction is of an error: nothing to carry over
     assert (None, Decimal("4.4"), "decrease") in got
+
+
+def test_figures_and_benchmarks_joined_by_and_pair_up_in_order(extract_nlp):
+    got, _ = _results(extract_nlp, "We present WrenQA, a reader. It obtains 94.1% and 95.3% accuracy on SST-2 and "
+                                   "IMDB.")
+    assert got == [("WrenQA", "SST-2", "accuracy", Decimal("94.1"), "%"),
+                   ("WrenQA", "IMDb", "accuracy", Decimal("95.3"), "%")]
+
+
+def test_a_measure_in_brackets_after_a_figure(extract_nlp):
+    got, _ = _results(extract_nlp, "We present WrenQA, a reader. WrenQA-Large reaches 71.5 (EM) on Natural "
+                                   "Questions.")
+    assert got == [("WrenQA-Large", "Natural Questions", "exact match", Decimal("71.5"), None)]
+
+
+def test_slashed_figures_pair_with_slashed_measures(extract_nlp):
+    text = ("We present WrenQA, a reader. WrenQA achieves an EM/F1 of 80.1/87.3 on SQuAD, and its parser "
+            "91.2/85.0 UAS/LAS on the Penn Treebank.")
+    got, ex = _results(extract_nlp, text)
+    assert [text[r.start : r.end] for r in ex.results] == ["80.1", "87.3", "91.2", "85.0"]
+    assert got == [("WrenQA", "SQuAD", "exact match", Decimal("80.1"), None),
+                   ("WrenQA", "SQuAD", "F1", Decimal("87.3"), None),
+                   ("WrenQA", "Penn Treebank", "UAS", Decimal("91.2"), None),
+                   ("WrenQA", "Penn Treebank", "LAS", Decimal("85.0"), None)]

@@ -47,11 +47,14 @@ _CAMEL_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 def vote_types(cands: list[Candidate]) -> None:
     """One type per coined name in a text: the best-supported one; untyped uses inherit it."""
-    votes: dict[str, dict[EntityType, float]] = {}
+    # the strongest evidence wins, then the most: how a name ends says the same thing at every
+    # mention ("PolyQA" three times), one apposition ("PolyQA, a reader") says more
+    votes: dict[str, dict[EntityType, tuple[float, float]]] = {}
     for c in cands:
         if c.type is not None and c.source in {"name", "title"}:
             bucket = votes.setdefault(c.key, {})
-            bucket[c.type] = bucket.get(c.type, 0.0) + c.confidence
+            best, total = bucket.get(c.type, (0.0, 0.0))
+            bucket[c.type] = (max(best, c.confidence), total + c.confidence)
     known: dict[str, Candidate] = {}
     for c in cands:
         if c.type is not None and c.source in {"abbreviation", "gazetteer", "model"}:
@@ -61,7 +64,7 @@ def vote_types(cands: list[Candidate]) -> None:
         if c.source in {"name", "title"} and key in votes:
             best = max(sorted(votes[key].items(), key=lambda kv: kv[0].value), key=lambda kv: kv[1])
             if c.type is None:
-                c.confidence = max(c.confidence, min(0.8, best[1]) - 0.05)
+                c.confidence = max(c.confidence, min(0.8, best[1][1]) - 0.05)
             c.type = best[0]
         if c.type is None and key in known:
             ref = known[key]
@@ -172,6 +175,14 @@ def type_from_family(cands: list[Candidate], gazetteer) -> None:
         if type_ is None:
             joined = joined_base(c.text, gazetteer)
             type_ = joined[1] if joined else None
+        if type_ is None and "-" in c.text:
+            # a variant named after its base: "CornerNet-Squeeze", "PolyQA-Large" (not "ResNet-Based"),
+            # of the type the text gives the base, else the one its ending suggests
+            head, tail = c.text.split("-", 1)[0], c.text.rsplit("-", 1)[1]
+            # ("SR-CNN" is a CNN for super-resolution, not a kind of SR)
+            if tail[:1].isupper() and not _MODIFIER_TAIL.fullmatch(tail.lower()) and gazetteer.lookup(tail) is None:
+                entry = gazetteer.lookup(head)
+                type_ = known.get(canonical_key(head)) or (entry.type if entry is not None else suffix_type(head))
         if type_ is not None:
             c.type, c.confidence = type_, 0.7 if got is not None else 0.6
 

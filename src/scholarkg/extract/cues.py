@@ -7,11 +7,9 @@ lists were written for the project from general knowledge of how papers describe
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from ..model import EntityType
-from .tokenizer import MODIFIER_SUFFIXES
 from .names import singular
 
 __all__ = [
@@ -68,8 +66,6 @@ NAME_SUFFIX_TYPES: tuple[tuple[str, EntityType], ...] = (
     ("Prompt", ME), ("Tune", ME), ("Attention", ME), ("Attn", ME),
 )
 
-_MODIFIER_TAIL = re.compile(MODIFIER_SUFFIXES)
-
 NOT_NAMES = frozenset(
     """AI GPU GPUs CPU CPUs TPU TPUs USD US USA UK EU API APIs URL URLs PDF ID IDs OK II III IV
     VI VII VIII IX XI XII ML DL CV IoT SOTA SoTA FLOPs FLOP FLOPS TFLOPS GB MB KB TB GHz MHz
@@ -108,16 +104,6 @@ def suffix_type(name: str) -> EntityType | None:
     """Type suggested by how a coined name ends: ``"EdgeBench"`` -> Benchmark."""
     core = name.rstrip("s") if name.endswith("s") and name[:-1].isupper() else name
     core = core.split("-")[0] if core.split("-")[-1].replace(".", "").isdigit() else core
-    t = _ending_type(core)
-    if t is None and "-" in core:
-        # a variant named after its base: "CornerNet-Squeeze", "EdgeBench-Lite" (not "ResNet-Based")
-        head, tail = core.split("-", 1)[0], core.rsplit("-", 1)[1]
-        if tail[:1].isupper() and not _MODIFIER_TAIL.fullmatch(tail.lower()):
-            t = _ending_type(head)
-    return t
-
-
-def _ending_type(core: str) -> EntityType | None:
     for suffix, type_ in NAME_SUFFIX_TYPES:
         if core.endswith(suffix) and len(core) > len(suffix):
             return type_

@@ -19,6 +19,8 @@ metric:
 - ``77.3% mIoU at 52 FPS for X``, ``on the test split of the X dataset``
                                                       an operating point and a split in between
 - ``X outperforms Y (MMLU: 64.1 vs. 55.0)``          the figure after "vs." is Y's, of the same measure
+- ``94.1% and 95.3% accuracy on SST-2 and IMDB``     figures and benchmarks joined by "and" pair in order
+- ``71.5 (EM) on X``, ``an EM/F1 of 80.1/87.3``      a measure in brackets; slashed figures and measures
 
 A number is an **improvement** (``change`` set) when the text says it is a change: "up 12.56",
 "+2.3 F1", "improves ... by 2.3", "reduces ... by 70.7%", "1.4 BLEU above the baseline", "70.7%
@@ -42,8 +44,6 @@ value that the paper itself presents, else the paper's introduced model or metho
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from decimal import Decimal
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -57,12 +57,11 @@ from ..figure_words import (AFTER_POINT, BARE_METRICS, BEFORE_VALUE, BOUNDS, CLA
                            is_statistic, unnamed_other)
 from ..numbers import Value, find_values
 from .entities import EntityRecord, is_generic, records
+from .result_pairs import (DATA, SYSTEMS, WEAK, ResultSpan, Sentence, entity_at, model_before, respectively, slashed,
+                           value_tokens, versus)
 
 __all__ = ["ResultSpan", "ResultFinder"]
 
-_DATA = {EntityType.BENCHMARK, EntityType.DATASET}
-_SYSTEMS = {EntityType.MODEL, EntityType.METHOD}
-_WEAK = {"term", "ner"}
 _DIGIT = re.compile(r"\d")
 _VERSION = re.compile(r"^\d\.\d$")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
@@ -70,44 +69,7 @@ _RANGE_DASH = re.compile(r"^\s*(?:-|\u2013|to)\s*\$?\d")
 _RANGE_END = re.compile(r"\d\s*(?:\\?%|percent)?\$?\s*(?:-|\u2013|to)\s*\$?$")
 
 
-@dataclass(frozen=True, slots=True)
-class ResultSpan:
-    """A figure found in a ``Doc``: character offsets of the value, names as entity labels."""
-
-    value: Decimal
-    unit: str | None
-    start: int
-    end: int
-    sent_start: int
-    sent_end: int
-    model: str | None
-    benchmark: str | None
-    metric: str | None
-    baseline: str | None
-    confidence: float
-    change: Change | None = None
-
-
-def _entity_at(ents: list[EntityRecord], i: int) -> EntityRecord | None:
-    for e in ents:
-        if e.start <= i < e.end and e.source not in _WEAK:
-            return e
-    for e in ents:
-        if e.start <= i < e.end:
-            return e
-    return None
-
-
 _generic = is_generic
-
-
-class _Sentence:
-    """What the rules need to know about one sentence."""
-
-    __slots__ = ("s0", "s1", "c0", "c1", "ents", "values")
-
-    def __init__(self, s0, s1, c0, c1, ents, values):
-        self.s0, self.s1, self.c0, self.c1, self.ents, self.values = s0, s1, c0, c1, ents, values
 
 
 class ResultFinder:
@@ -131,18 +93,23 @@ class ResultFinder:
             values = find_values(text[c0:c1])
             if not values:
                 continue
-            sent = _Sentence(s0, s1, c0, c1, [e for e in ents if s0 <= e.start < s1], values)
-            paired = self._respectively(doc, view, sent, main)
+            sent = Sentence(s0, s1, c0, c1, [e for e in ents if s0 <= e.start < s1], values)
+            paired = respectively(doc, view, sent, main)
             if paired:
                 found.extend(paired)
                 continue
+            pairs = slashed(view, sent, main)
+            found.extend(pairs)
+            taken = {r.start for r in pairs}
             previous_metric: tuple[str, str | None] | None = None  # the last score's metric and unit
             previous: ResultSpan | None = None  # the last score
             just_before: tuple[str, str | None] | None = None  # the measure of the value just before
             for v in values:
+                if sent.c0 + v.start in taken:
+                    continue
                 r = self._result(doc, view, sent, v, main, previous_metric, just_before)
                 if r is None and previous is not None:
-                    r = self._versus(doc, view, sent, v, previous)
+                    r = versus(doc, view, sent, v, previous)
                 just_before = (r.metric, r.unit) if r is not None and r.metric else None
                 if r is not None:
                     found.append(r)
@@ -155,7 +122,7 @@ class ResultFinder:
     @staticmethod
     def _main_system(ents: list[EntityRecord], title_end: int) -> EntityRecord | None:
         """The system the paper presents: introduced, else the first named one of the title."""
-        named = [e for e in ents if e.type in _SYSTEMS and not _generic(e)]
+        named = [e for e in ents if e.type in SYSTEMS and not _generic(e)]
         intro = [e for e in named if e.role is Role.INTRODUCES]
         intro.sort(key=lambda e: (not e.title_subject, e.type is not EntityType.MODEL, e.start))
         if intro:
@@ -164,20 +131,16 @@ class ResultFinder:
         return in_title[0] if in_title else None
 
     # -- one value ---------------------------------------------------------------------------
-    def _tokens(self, doc: Doc, sent: _Sentence, v: Value) -> tuple[int, int] | None:
-        span = doc.char_span(sent.c0 + v.start, sent.c0 + v.end, alignment_mode="expand")
-        return None if span is None else (span.start, span.end)
-
-    def _result(self, doc: Doc, view, sent: _Sentence, v: Value, main: EntityRecord | None,
+    def _result(self, doc: Doc, view, sent: Sentence, v: Value, main: EntityRecord | None,
                 previous_metric: tuple[str, str | None] | None,
                 just_before: tuple[str, str | None] | None = None) -> ResultSpan | None:
         s0, s1, ents = sent.s0, sent.s1, sent.ents
         words, lower = view.words, view.lower
-        where = self._tokens(doc, sent, v)
+        where = value_tokens(doc, sent, v)
         if where is None:
             return None
         first, last = where
-        if any(e.start <= first < e.end and e.source not in _WEAK for e in ents):
+        if any(e.start <= first < e.end and e.source not in WEAK for e in ents):
             return None  # a number inside a name
         lo = first  # the value's first token, before any TeX "$" around it ("$88.9$")
         while lo > s0 and words[lo - 1] == "$":
@@ -203,8 +166,8 @@ class ResultFinder:
         if change is None and nxt in {"baseline", "baselines"}:
             return None  # "faster than our 97.2% baseline": the baseline's figure
         if v.unit is None and change is None and lo > s0 and v.value < 10 and (
-                e := _entity_at(ents, lo - 1)) is not None and e.end == lo and (
-                "." not in v.text or (e.type in _DATA and _VERSION.match(v.text))):
+                e := entity_at(ents, lo - 1)) is not None and e.end == lo and (
+                "." not in v.text or (e.type in DATA and _VERSION.match(v.text))):
             return None  # "Wikipedia 1" (a footnote), "NDCG 4", "CTB 5.1" (a version of the data)
         if v.unit is None and _YEAR.match(v.text):
             return None  # "the COCO 2015 challenge", "since 2019": a year
@@ -220,8 +183,8 @@ class ResultFinder:
         front_system = None
         if lo > s0 and lower[lo - 1] not in {"(", ":", "="}:
             # a results table written as text: "HumanEval: TinyCoder 48.2, StarCoder 30.4; MBPP: ..."
-            e = _entity_at(ents, lo - 1)
-            if e is not None and e.end == lo and e.type in _SYSTEMS and not _generic(e):
+            e = entity_at(ents, lo - 1)
+            if e is not None and e.end == lo and e.type in SYSTEMS and not _generic(e):
                 front_system = e
                 data = segment_data(view, ents, s0, e.start)
                 if data is not None:
@@ -233,12 +196,12 @@ class ResultFinder:
                 last < s1 and lower[last] == ")"):
             return None  # "(SFEW 2.0)": a version of the name
         if open_i > s0 and words[open_i] == "(":
-            e = _entity_at(ents, open_i - 1)
-            if e is not None and e.type in _DATA:
+            e = entity_at(ents, open_i - 1)
+            if e is not None and e.type in DATA:
                 benchmark, confidence = e.label, 0.85
             elif e is not None and e.type is EntityType.METRIC:
                 metric, confidence = e.label, 0.75
-            elif e is not None and e.type in _SYSTEMS and not _generic(e):
+            elif e is not None and e.type in SYSTEMS and not _generic(e):
                 front_system = e
         # value [metric words] on [the] BENCH / for MODEL
         j = last
@@ -250,10 +213,15 @@ class ResultFinder:
             if low == "$":
                 j += 1
                 continue
-            e = _entity_at(ents, j)
+            e = entity_at(ents, j)
             if e is not None and e.type is EntityType.METRIC and metric is None:
                 metric = e.label
                 j = e.end
+                continue
+            if low == "(" and metric is None and (e := entity_at(ents, j + 1)) is not None and (
+                    e.type is EntityType.METRIC and e.start == j + 1 and e.end < s1 and lower[e.end] == ")"):
+                metric = e.label  # "71.5 (EM) on Natural Questions"
+                j = e.end + 1
                 continue
             if low == "at" and v.unit is not None:
                 # "71.2% mIoU at 40 FPS for X": an operating point between the value and its names
@@ -269,8 +237,8 @@ class ResultFinder:
                 while k < s1 and lower[k] in {"the", "a", "an"}:
                     k += 1
                 k = after_split(lower, k, s1)  # "on the test split of the X dataset"
-                e = _entity_at(ents, k)
-                if e is not None and e.type in _DATA and benchmark is None:
+                e = entity_at(ents, k)
+                if e is not None and e.type in DATA and benchmark is None:
                     benchmark, confidence = e.label, max(confidence, 0.85)
                 elif e is None and k < s1 and words[k][:1].isupper():
                     unknown_data = True  # "1.24 bits/char on Hutter Prize": its own data, not one named before
@@ -279,8 +247,8 @@ class ResultFinder:
                 k = j + 1
                 while k < s1 and lower[k] in {"the", "a", "an"}:
                     k += 1
-                e = _entity_at(ents, k)
-                if e is not None and e.type in _SYSTEMS and not _generic(e):
+                e = entity_at(ents, k)
+                if e is not None and e.type in SYSTEMS and not _generic(e):
                     model = e.label
                 elif unnamed_other(lower, k, s1):
                     return None  # "versus 80.9% for the baseline": a figure of a system not named
@@ -316,12 +284,12 @@ class ResultFinder:
         skip = BEFORE_VALUE - {"at"} if v.unit in {"FPS", "ms"} else BEFORE_VALUE
         while k > s0 and lower[k] in skip:
             k -= 1
-        if k > s0 and words[k] == ")" and (e := _entity_at(ents, k - 1)) is not None and (
+        if k > s0 and words[k] == ")" and (e := entity_at(ents, k - 1)) is not None and (
                 e.type is EntityType.METRIC):
             k -= 1  # "an Inception Score (IS) of 166.5"
         if k >= s0 and is_statistic(words[k]) or (k >= s0 and words[k] in {"p", "R^2", "R\u00b2"}):
             return None  # "R^2 = 0.998", "p < 0.05"
-        e = _entity_at(ents, k) if k >= s0 else None
+        e = entity_at(ents, k) if k >= s0 else None
         metric_start = None
         if e is not None and k < first and e.type is EntityType.METRIC:
             if is_statistic(e.label):
@@ -329,7 +297,7 @@ class ResultFinder:
             metric = metric or e.label
             confidence = max(confidence, 0.75)
             metric_start = e.start
-        elif e is not None and k < first and e.type in _DATA and benchmark is None and e.end == k + 1 and (
+        elif e is not None and k < first and e.type in DATA and benchmark is None and e.end == k + 1 and (
                 k == first - 1 or lower[first - 1] in {":", "=", "of"}):
             benchmark, confidence = e.label, max(confidence, 0.7)  # "GSM8K 82.1", "MMLU: 71.2"
         elif k < first and lower[k] in BARE_METRICS and metric is None:
@@ -341,8 +309,8 @@ class ResultFinder:
             j = metric_start - 1
             while j >= s0 and metric_start - j <= 5 and words[j] not in {",", ";", "."} and (
                     lower[j] not in CLAUSE_WORDS):  # not "76.2% on ImageNet and improves BLEU"
-                e = _entity_at(ents, j)
-                if e is not None and e.type in _DATA:
+                e = entity_at(ents, j)
+                if e is not None and e.type in DATA:
                     benchmark, confidence = e.label, max(confidence, 0.75)
                     break
                 j -= 1
@@ -372,36 +340,21 @@ class ResultFinder:
         if benchmark is None and metric is None:
             return None
         if model is None:
-            model, _ = self._model_before(ents, s0, first, main)
+            model, _ = model_before(ents, s0, first, main)
         return ResultSpan(v.value, v.unit, sent.c0 + v.start, sent.c0 + v.end, sent.c0, sent.c1, model, benchmark,
                           metric, None, round(confidence, 3))
 
-    def _versus(self, doc: Doc, view, sent: _Sentence, v: Value, previous: ResultSpan) -> ResultSpan | None:
-        """ "X outperforms Y (MMLU: 64.1 vs. 55.0)": the figure after "vs." is of the same measure, and
-        of the system the sentence compares with, when it names one."""
-        where = self._tokens(doc, sent, v)
-        if where is None or where[0] <= sent.s0 or view.lower[where[0] - 1] not in {"vs", "vs.", "versus"}:
-            return None
-        if v.unit != previous.unit or (previous.benchmark is None and previous.metric is None):
-            return None
-        other = next((e.label for e in sent.ents if e.type in _SYSTEMS and e.role is Role.COMPARES_WITH
-                      and e.label != previous.model and not _generic(e)), None)
-        if other is None:
-            return None
-        return ResultSpan(v.value, v.unit, sent.c0 + v.start, sent.c0 + v.end, sent.c0, sent.c1, other,
-                          previous.benchmark, previous.metric, None, 0.6)
-
-    def _improvement(self, view, sent: _Sentence, v: Value, first: int, change: Change, model: str | None,
+    def _improvement(self, view, sent: Sentence, v: Value, first: int, change: Change, model: str | None,
                      benchmark: str | None, metric: str | None, main: EntityRecord | None) -> ResultSpan | None:
         lower = view.lower
         ents = sent.ents
         s0 = sent.s0
-        subject, baseline = self._model_before(ents, s0, first, main)
+        subject, baseline = model_before(ents, s0, first, main)
         model = model or subject
         if baseline is None:
             # "over FRONT", "than X", "compared to X" anywhere in the sentence
             for e in ents:
-                if e.type in _SYSTEMS and e.role is Role.COMPARES_WITH and e.label != model:
+                if e.type in SYSTEMS and e.role is Role.COMPARES_WITH and e.label != model:
                     baseline = e.label
                     break
         if benchmark is None:
@@ -419,58 +372,6 @@ class ResultFinder:
                           metric, baseline, 0.7 if benchmark else 0.6, change)
 
     # -- "82.1, 45.3 and 67.0 on A, B and C, respectively" --------------------------------------
-    def _respectively(self, doc: Doc, view, sent: _Sentence, main: EntityRecord | None) -> list[ResultSpan]:
-        lower = view.lower
-        if "respectively" not in lower[sent.s0 : sent.s1]:
-            return []
-        spots = []
-        for v in sent.values:
-            where = self._tokens(doc, sent, v)
-            if where is not None:
-                spots.append((v, where))
-        data = [e for e in sent.ents if e.type in _DATA]
-        if len(spots) < 2 or len(spots) != len(data):
-            return []
-        first_value, last_value = spots[0][1][0], spots[-1][1][1]
-        # "82.1 and 45.3 on A and B, respectively" or "on A and B to 82.1 and 45.3, respectively"
-        after = all(e.start >= last_value for e in data)
-        if not (after or all(e.end <= first_value for e in data)) or len({e.label for e in data}) != len(data):
-            return []
-        measures = [e for e in sent.ents if e.type is EntityType.METRIC and not is_statistic(e.label)]
-        before = [e for e in measures if e.start < (data[0].start if after else first_value)]
-        # "+0.3% and +1.2% improvement in accuracy": a measure named after the values
-        metric = (before or measures or [None])[0]
-        metric = metric.label if metric is not None else None
-        out = []
-        for (v, (first, last)), e in zip(spots, data):
-            model, _ = self._model_before(sent.ents, sent.s0, first, main)
-            # "+4.37%, +1.6% and +2.46% improvement on A, B and C, respectively": changes
-            change = change_of(view, sent.s0, sent.s1, v, first, last, lower[first - 1] if first > sent.s0 else "")
-            out.append(ResultSpan(abs(v.value) if change else v.value, v.unit, sent.c0 + v.start, sent.c0 + v.end,
-                                  sent.c0, sent.c1, model, e.label, metric, None, 0.7, change))
-        return out
-
-    @staticmethod
-    def _model_before(ents: list[EntityRecord], s0: int, first: int, main: EntityRecord | None):
-        """The system the value belongs to, and the baseline it was compared with."""
-        systems = [e for e in ents if e.type in _SYSTEMS and e.end <= first and not _generic(e)]
-        baseline = None
-        subject = None
-        for e in systems:
-            if e.role is Role.COMPARES_WITH:
-                baseline = baseline or e.label
-                continue
-            if e.role is Role.INTRODUCES or e.type is EntityType.MODEL:
-                subject = e
-            elif subject is None and e.start == s0:
-                subject = e
-        if subject is None and systems and systems[0].start <= s0 + 1 and systems[0].role is not Role.COMPARES_WITH:
-            subject = systems[0]
-        if subject is None:
-            subject = main
-        return (subject.label if subject is not None else None), baseline
-
-
 @Language.factory("scholarkg_results")
 def make_results(nlp: Language, name: str) -> ResultFinder:
     return ResultFinder()

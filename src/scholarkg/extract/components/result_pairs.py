@@ -1,0 +1,194 @@
+"""Figures read together: a score's parts, the sentence they stand in, and the patterns that pair
+several figures with several measures or benchmarks at once ("respectively", "and", "EM/F1 of
+80.1/87.3", "X outperforms Y (MMLU: 64.1 vs. 55.0)"). Used by
+:mod:`scholarkg.extract.components.results`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+
+from spacy.tokens import Doc
+
+from ...model import Change, EntityType, Role
+from ..figure_words import is_statistic
+from ..figures import after_split, change_of, data_for
+from ..numbers import Value
+from .entities import EntityRecord, is_generic
+
+__all__ = ["ResultSpan", "Sentence", "DATA", "SYSTEMS", "WEAK", "entity_at", "value_tokens", "model_before",
+           "respectively", "slashed", "versus"]
+
+DATA = {EntityType.BENCHMARK, EntityType.DATASET}
+SYSTEMS = {EntityType.MODEL, EntityType.METHOD}
+WEAK = {"term", "ner"}
+SLASHED = re.compile(r"\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)+")
+_generic = is_generic
+
+
+@dataclass(frozen=True, slots=True)
+class ResultSpan:
+    """A figure found in a ``Doc``: character offsets of the value, names as entity labels."""
+
+    value: Decimal
+    unit: str | None
+    start: int
+    end: int
+    sent_start: int
+    sent_end: int
+    model: str | None
+    benchmark: str | None
+    metric: str | None
+    baseline: str | None
+    confidence: float
+    change: Change | None = None
+
+
+JOINERS = frozenset({",", "and", "%", "\\%", "$", "the", "percent", "points"})
+
+
+def joined(lower: list[str], spans: list[tuple[int, int]]) -> bool:
+    """Spans that follow each other with only "," / "and" (and units) between: "A, B and C"."""
+    return all(all(w in JOINERS for w in lower[a[1] : b[0]]) for a, b in zip(spans, spans[1:]))
+
+
+def entity_at(ents: list[EntityRecord], i: int) -> EntityRecord | None:
+    for e in ents:
+        if e.start <= i < e.end and e.source not in WEAK:
+            return e
+    for e in ents:
+        if e.start <= i < e.end:
+            return e
+    return None
+
+
+class Sentence:
+    """What the rules need to know about one sentence."""
+
+    __slots__ = ("s0", "s1", "c0", "c1", "ents", "values")
+
+    def __init__(self, s0, s1, c0, c1, ents, values):
+        self.s0, self.s1, self.c0, self.c1, self.ents, self.values = s0, s1, c0, c1, ents, values
+
+
+def value_tokens(doc: Doc, sent: Sentence, v: Value) -> tuple[int, int] | None:
+    span = doc.char_span(sent.c0 + v.start, sent.c0 + v.end, alignment_mode="expand")
+    return None if span is None else (span.start, span.end)
+
+
+def model_before(ents: list[EntityRecord], s0: int, first: int, main: EntityRecord | None):
+    """The system the value belongs to, and the baseline it was compared with."""
+    systems = [e for e in ents if e.type in SYSTEMS and e.end <= first and not _generic(e)]
+    baseline = None
+    subject = None
+    for e in systems:
+        if e.role is Role.COMPARES_WITH:
+            baseline = baseline or e.label
+            continue
+        if e.role is Role.INTRODUCES or e.type is EntityType.MODEL:
+            subject = e
+        elif subject is None and e.start == s0:
+            subject = e
+    if subject is None and systems and systems[0].start <= s0 + 1 and systems[0].role is not Role.COMPARES_WITH:
+        subject = systems[0]
+    if subject is None:
+        subject = main
+    return (subject.label if subject is not None else None), baseline
+
+
+def respectively(doc: Doc, view, sent: Sentence, main: EntityRecord | None) -> list[ResultSpan]:
+    lower = view.lower
+    said = "respectively" in lower[sent.s0 : sent.s1]
+    if not said and "and" not in lower[sent.s0 : sent.s1]:
+        return []
+    spots = []
+    for v in sent.values:
+        where = value_tokens(doc, sent, v)
+        if where is not None:
+            spots.append((v, where))
+    data = [e for e in sent.ents if e.type in DATA]
+    if len(spots) < 2 or len(spots) != len(data):
+        return []
+    first_value, last_value = spots[0][1][0], spots[-1][1][1]
+    # "82.1 and 45.3 on A and B, respectively" or "on A and B to 82.1 and 45.3, respectively"
+    after = all(e.start >= last_value for e in data)
+    if not (after or all(e.end <= first_value for e in data)) or len({e.label for e in data}) != len(data):
+        return []
+    if not said and not (after and joined(lower, [w for _, w in spots]) and joined(
+            lower, [(e.start, e.end) for e in data])):
+        return []  # without "respectively" only "94.1% and 95.3% accuracy on SST-2 and IMDB" pairs up
+    measures = [e for e in sent.ents if e.type is EntityType.METRIC and not is_statistic(e.label)]
+    before = [e for e in measures if e.start < (data[0].start if after else first_value)]
+    # "+0.3% and +1.2% improvement in accuracy": a measure named after the values
+    metric = (before or measures or [None])[0]
+    metric = metric.label if metric is not None else None
+    out = []
+    for (v, (first, last)), e in zip(spots, data):
+        model, _ = model_before(sent.ents, sent.s0, first, main)
+        # "+4.37%, +1.6% and +2.46% improvement on A, B and C, respectively": changes
+        change = change_of(view, sent.s0, sent.s1, v, first, last, lower[first - 1] if first > sent.s0 else "")
+        out.append(ResultSpan(abs(v.value) if change else v.value, v.unit, sent.c0 + v.start, sent.c0 + v.end,
+                              sent.c0, sent.c1, model, e.label, metric, None, 0.7, change))
+    return out
+
+
+def slashed(view, sent: Sentence, main: EntityRecord | None) -> list[ResultSpan]:
+    """ "an EM/F1 of 80.1/87.3 on SQuAD", "91.2/85.0 UAS/LAS": figures paired with measures in order."""
+    lower, ents = view.lower, sent.ents
+    measures = [e for e in ents if e.type is EntityType.METRIC]
+    out: list[ResultSpan] = []
+    for k in range(sent.s0, sent.s1):
+        numbers = SLASHED.fullmatch(view.words[k])
+        if numbers is None:
+            continue
+        # the measures written "M1/M2" nearest the figures, before or after them
+        runs = []
+        for e in measures:
+            run = [e]
+            while run[-1].end + 1 < sent.s1 and lower[run[-1].end] == "/":
+                nxt = next((m for m in measures if m.start == run[-1].end + 1), None)
+                if nxt is None:
+                    break
+                run.append(nxt)
+            if len(run) > 1:
+                runs.append(run)
+        parts = [m for m in re.finditer(r"\d+(?:\.\d+)?", view.words[k])]
+        runs = [r for r in runs if len(r) == len(parts)]
+        if not runs:
+            continue
+        run = min(runs, key=lambda r: min(abs(r[0].start - k), abs(k - r[-1].end)))
+        benchmark = None
+        j = k + 1 + (len(run) * 2 - 1 if run[0].start == k + 1 else 0)
+        if j < sent.s1 and lower[j] in {"on", "in"}:
+            m = j + 1
+            while m < sent.s1 and lower[m] in {"the", "a", "an"}:
+                m += 1
+            e = entity_at(ents, after_split(lower, m, sent.s1))
+            benchmark = e.label if e is not None and e.type in DATA else None
+        if benchmark is None:
+            data = data_for(lower, ents, sent.s0, k)
+            benchmark = data.label if data is not None else None
+        model, _ = model_before(ents, sent.s0, k, main)
+        base = view.idx[k]
+        for part, measure in zip(parts, run):
+            start = base + part.start()
+            out.append(ResultSpan(Decimal(part.group(0)), None, start, base + part.end(), sent.c0, sent.c1,
+                                  model, benchmark, measure.label, None, 0.7))
+    return out
+
+
+def versus(doc: Doc, view, sent: Sentence, v: Value, previous: ResultSpan) -> ResultSpan | None:
+    """ "X outperforms Y (MMLU: 64.1 vs. 55.0)": the figure after "vs." is of the same measure, and
+    of the system the sentence compares with, when it names one."""
+    where = value_tokens(doc, sent, v)
+    if where is None or where[0] <= sent.s0 or view.lower[where[0] - 1] not in {"vs", "vs.", "versus"}:
+        return None
+    if v.unit != previous.unit or (previous.benchmark is None and previous.metric is None):
+        return None
+    other = next((e.label for e in sent.ents if e.type in SYSTEMS and e.role is Role.COMPARES_WITH
+                  and e.label != previous.model and not _generic(e)), None)
+    if other is None:
+        return None
+    return ResultSpan(v.value, v.unit, sent.c0 + v.start, sent.c0 + v.end, sent.c0, sent.c1, other,
+                      previous.benchmark, previous.metric, None, 0.6)
