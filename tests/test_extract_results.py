@@ -326,3 +326,12 @@ def test_slashed_figures_pair_with_slashed_measures(extract_nlp):
                    ("WrenQA", "SQuAD", "F1", Decimal("87.3"), None),
                    ("WrenQA", "Penn Treebank", "UAS", Decimal("91.2"), None),
                    ("WrenQA", "Penn Treebank", "LAS", Decimal("85.0"), None)]
+
+
+def test_a_measure_and_figure_in_brackets_after_a_compared_system(extract_nlp):
+    got, ex = _results(extract_nlp, "We develop SepsisNet, a recurrent model for early warning. Validated on the "
+                                    "HarborICU cohort, SepsisNet reaches an AUROC of 0.87, outperforming a gradient "
+                                    "boosting classifier (AUROC 0.81).")
+    assert got == [("SepsisNet", "HarborICU", "AUC", Decimal("0.87"), None),
+                   ("gradient boosting", "HarborICU", "AUC", Decimal("0.81"), None)]
+    assert {m.text: m.type.value for m in ex.mentions}["HarborICU"] == "Dataset"  # "the HarborICU cohort"

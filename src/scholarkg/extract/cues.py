@@ -35,7 +35,7 @@ HEAD_TYPES: dict[str, EntityType] = {
     **dict.fromkeys(
         "benchmark leaderboard testbed test-bed exam suite arena challenge gym environment "
         "playground evaluation".split(), B),
-    **dict.fromkeys("dataset corpus treebank collection data-set database lexicon".split(), D),
+    **dict.fromkeys("dataset corpus treebank collection data-set database lexicon cohort registry biobank".split(), D),
     **dict.fromkeys(
         "model llm vlm mllm network net agent encoder decoder transformer classifier "
         "detector tagger parser generator discriminator policy checkpoint reader planner solver "

@@ -49,6 +49,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 
 from ...model import Change, EntityType, Role
+from ..cues import head_type
 from ..doctext import info
 from ..figures import (DECREASE_AFTER, INCREASE_AFTER, after_split, change_of, data_for, from_to, prior_figure,
                        segment_data, sentence_data)
@@ -195,14 +196,21 @@ class ResultFinder:
         if front_system is not None and front_system.start > s0 and lower[front_system.start - 1] == "(" and (
                 last < s1 and lower[last] == ")"):
             return None  # "(SFEW 2.0)": a version of the name
+        inner = entity_at(ents, lo - 1) if lo > s0 else None
+        if inner is not None and inner.type is EntityType.METRIC and inner.end == lo and inner.start > s0 and (
+                lower[inner.start - 1] == "(" and not is_statistic(inner.label)):
+            # "a random forest classifier (AUROC 0.81)": the measure inside the brackets, the system before them
+            metric, confidence, open_i = inner.label, 0.75, inner.start - 1
         if open_i > s0 and words[open_i] == "(":
             e = entity_at(ents, open_i - 1)
+            if e is None and open_i - 2 >= s0 and head_type(words[open_i - 1]) in SYSTEMS:
+                e = entity_at(ents, open_i - 2)  # "a random forest classifier (...)": the name before its head
             if e is not None and e.type in DATA:
                 benchmark, confidence = e.label, 0.85
             elif e is not None and e.type is EntityType.METRIC:
                 metric, confidence = e.label, 0.75
-            elif e is not None and e.type in SYSTEMS and not _generic(e):
-                front_system = e
+            elif e is not None and e.type in SYSTEMS and (not _generic(e) or e.role is Role.COMPARES_WITH):
+                front_system = e  # "GPT-4 (81.2)", "outperforming a random forest (AUROC 0.81)"
         # value [metric words] on [the] BENCH / for MODEL
         j = last
         unknown_data = False
