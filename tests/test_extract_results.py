@@ -335,3 +335,20 @@ def test_a_measure_and_figure_in_brackets_after_a_compared_system(extract_nlp):
     assert got == [("SepsisNet", "HarborICU", "AUC", Decimal("0.87"), None),
                    ("gradient boosting", "HarborICU", "AUC", Decimal("0.81"), None)]
     assert {m.text: m.type.value for m in ex.mentions}["HarborICU"] == "Dataset"  # "the HarborICU cohort"
+
+
+def test_a_coined_measure_named_with_its_figure_and_data_named_first(extract_nlp):
+    got, ex = _results(extract_nlp, "We present FoldNet, a structure predictor. On CAPRI9 targets, FoldNet reaches a "
+                                    "median QS-Dock of 61.5, compared with 58.0 for DockFormer.")
+    assert got == [("FoldNet", "CAPRI9", "QS-Dock", Decimal("61.5"), None),
+                   ("DockFormer", "CAPRI9", "QS-Dock", Decimal("58.0"), None)]
+    types = {m.text: m.type.value for m in ex.mentions}
+    assert types["CAPRI9"] == "Benchmark" and types["QS-Dock"] == "Metric"
+
+
+def test_surveys_and_catalogues_are_data(extract_nlp):
+    _, ex = _results(extract_nlp, "We cross-match the Larkspur Deep Sky Survey (LDSS) with the Wrenfield catalogue "
+                                  "and the HeronX registry of variable stars.")
+    types = {m.text: m.type.value for m in ex.mentions}
+    assert types["Larkspur Deep Sky Survey"] == "Dataset" and types["LDSS"] == "Dataset"
+    assert types["HeronX"] == "Dataset"

@@ -35,7 +35,8 @@ HEAD_TYPES: dict[str, EntityType] = {
     **dict.fromkeys(
         "benchmark leaderboard testbed test-bed exam suite arena challenge gym environment "
         "playground evaluation".split(), B),
-    **dict.fromkeys("dataset corpus treebank collection data-set database lexicon cohort registry biobank".split(), D),
+    **dict.fromkeys("""dataset corpus treebank collection data-set database lexicon cohort registry biobank survey
+        catalogue catalog""".split(), D),
     **dict.fromkeys(
         "model llm vlm mllm network net agent encoder decoder transformer classifier "
         "detector tagger parser generator discriminator policy checkpoint reader planner solver "

@@ -162,6 +162,14 @@ def left_head(doc: Doc, span: Span, window: int = 4) -> EntityType | None:
     return None
 
 
+# What comes before a measure named with its figure ("a median GDT-TS of 87.5"), and what a
+# figure after "of" counts instead ("a corpus of 10,000 sentences").
+_MEASURE_LEFT = frozenset({"a", "an", "the", "its", "our", "their", "median", "mean", "average", "best", "top",
+                           "overall", "final", "macro", "micro"})
+_COUNTED = frozenset("""sentences documents images words tokens samples examples pairs hours days papers
+    parameters questions tasks users instances videos files programs""".split())
+
+
 def frame_type(doc: Doc, span: Span) -> EntityType | None:
     """The verb frame around a name: what it is compared with, trained on, evaluated on, what it
     does ("outperforms X", "trained on X", "results on X", "X achieves", "X contains")."""
@@ -188,6 +196,11 @@ def frame_type(doc: Doc, span: Span) -> EntityType | None:
     if prev in {"on", "across"}:
         if set(lower[sent_start : span.start]) & _EVAL_WORDS:
             return EntityType.BENCHMARK
+        if span.start - 1 == sent_start and any(_number(w) for w in view.words[span.end : sent_end]):
+            return EntityType.BENCHMARK  # "On CASP14 targets, X reaches 87.5": what the figures are on
+    if nxt == "of" and span.end + 1 < sent_end and _number(view.words[span.end + 1]) and (
+            prev in _MEASURE_LEFT) and (span.end + 2 >= sent_end or lower[span.end + 2] not in _COUNTED):
+        return EntityType.METRIC  # "a median GDT-TS of 87.5", "an F1 of 90.1"
     return None
 
 
