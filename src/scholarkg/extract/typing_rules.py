@@ -59,7 +59,8 @@ _DATA_HEADS = frozenset({EntityType.DATASET, EntityType.BENCHMARK})
 # Kinds of signal, not data sets: "RGB-D data", "LiDAR data".
 _MODALITIES = frozenset("rgb rgb-d rgbd lidar gps imu mri fmri ct pet sar eeg ecg emg radar sonar depth ir nir".split())
 _COMPARE_LEFT = frozenset({"outperforms", "outperform", "outperforming", "than", "over", "versus", "vs.", "vs",
-                           "surpasses", "surpassing", "beats", "baselines", "baseline"})
+                           "surpasses", "surpassing", "surpass", "surpassed", "beats", "beating", "exceeds",
+                           "exceeding", "exceed", "outperformed", "baselines", "baseline"})
 
 
 def _skip_close(words: list[str], i: int) -> int:

@@ -104,14 +104,14 @@ class ResultFinder:
             taken = {r.start for r in pairs}
             previous_metric: tuple[str, str | None] | None = None  # the last score's metric and unit
             previous: ResultSpan | None = None  # the last score
-            just_before: tuple[str, str | None] | None = None  # the measure of the value just before
+            just_before: ResultSpan | None = None  # the figure just before
             for v in values:
                 if sent.c0 + v.start in taken:
                     continue
                 r = self._result(doc, view, sent, v, main, previous_metric, just_before)
                 if r is None and previous is not None:
                     r = versus(doc, view, sent, v, previous)
-                just_before = (r.metric, r.unit) if r is not None and r.metric else None
+                just_before = r
                 if r is not None:
                     found.append(r)
                     if r.change is None:
@@ -134,7 +134,7 @@ class ResultFinder:
     # -- one value ---------------------------------------------------------------------------
     def _result(self, doc: Doc, view, sent: Sentence, v: Value, main: EntityRecord | None,
                 previous_metric: tuple[str, str | None] | None,
-                just_before: tuple[str, str | None] | None = None) -> ResultSpan | None:
+                just_before: ResultSpan | None = None) -> ResultSpan | None:
         s0, s1, ents = sent.s0, sent.s1, sent.ents
         words, lower = view.words, view.lower
         where = value_tokens(doc, sent, v)
@@ -157,6 +157,9 @@ class ResultFinder:
         if len(prev) == 1 and words[lo - 1].isupper() and prev not in {"a", "i"}:
             return None  # "F 1", "R 2": a digit of a name
         change = change_of(view, sent.s0, sent.s1, v, first, last, prev)
+        if change is None and prev in {"and", ","} and just_before is not None and just_before.change is not None and (
+                just_before.unit == v.unit):
+            change = just_before.change  # "outperforming prior work by 1.1% and 1.0%": both are changes
         if change is None and (prev in BOUNDS or prev2 in {"less", "more", "at", "up"}):
             return None
         nxt = lower[last] if last < s1 else None
@@ -329,14 +332,14 @@ class ResultFinder:
             if metric is not None:
                 confidence = max(confidence, 0.6)
         if change is not None:
-            if metric is None and just_before and not metric_words and prev not in {"by", "of"} and (
-                    prev2 not in {"by", "of"}) and (v.unit != "%" or just_before[1] == "%"):
-                metric = just_before[0]  # "38.4 mask AP, 2.1 points higher than X": the same measure
+            if metric is None and just_before and just_before.metric and not metric_words and (
+                    prev not in {"by", "of"}) and prev2 not in {"by", "of"} and (v.unit != "%" or just_before.unit == "%"):
+                metric = just_before.metric  # "38.4 mask AP, 2.1 points higher than X": the same measure
             return self._improvement(view, sent, v, first, change, model, benchmark, metric, main)
         if front_system is not None and model is None:
             model = front_system.label
         if metric is None and benchmark is None and previous_metric and previous_metric[1] == v.unit and (
-            model is not None or prev in {"versus", "vs", "vs.", "than", "while", "against", "with"}
+            model is not None or prev in {"versus", "vs", "vs.", "than", "while", "against", "with", "and"}
         ):
             # "94.7% average recovery, versus 80.9% for MOPD": the same measure, another system
             metric, confidence = previous_metric[0], 0.6
