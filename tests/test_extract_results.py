@@ -259,6 +259,7 @@ def test_a_value_on_an_unknown_benchmark_does_not_take_an_earlier_one(extract_nl
 
 def test_catalogue_names_and_dimensions_hold_no_values():
     assert _values("the quasar J0123+45 in 2+1 dimensions") == []
+    assert _values("a rate of about -4.38 x 10^(-22) rad s^(-2), 3.1× faster") == []
 
 
 def test_whole_numbers_that_count_things_are_not_results(extract_nlp):
@@ -365,3 +366,31 @@ def test_figures_joined_by_and_share_a_measure_or_a_change(extract_nlp):
     assert ("Grasp57", "success rate", Decimal("51")) in scores
     changes = [r.value for r in ex.results if r.change is not None]
     assert changes == [Decimal("4.1"), Decimal("2.0")]
+
+
+def test_changes_by_a_factor(extract_nlp):
+    _, ex = _results(extract_nlp, "We introduce QuickServe, a serving system. QuickServe achieves a 2.3x higher "
+                                  "throughput than vLLM on ShareGPT, and 3.1× speedup over FlashAttention, while the "
+                                  "draft model is 8x smaller.")
+    got = [(r.model, r.benchmark, r.metric, r.value, r.unit, r.baseline, r.change.value) for r in ex.results]
+    assert ("QuickServe", "ShareGPT", "throughput", Decimal("2.3"), "x", "vLLM", "increase") in got
+    assert any(r.value == Decimal("3.1") and r.baseline == "FlashAttention" for r in ex.results)
+    assert any(r.value == Decimal("8") and r.change.value == "decrease" for r in ex.results)
+
+
+def test_hedged_changes_and_measures_named_after_in(extract_nlp):
+    _, ex = _results(extract_nlp, "We propose AlignX. On KestrelBench, AlignX brings an improvement of approximately "
+                                  "10% in recall, a relative improvement of 12% in F1, and cuts the error rate by "
+                                  "about 4%.")
+    got = [(r.metric, r.value, r.change.value if r.change else None) for r in ex.results]
+    assert got == [("recall", Decimal("10"), "increase"), ("F1", Decimal("12"), "increase"),
+                   ("error rate", Decimal("4"), "decrease")]
+    assert {r.model for r in ex.results} == {"AlignX"}  # not "AlignX." from the end of a sentence
+
+
+def test_figures_and_measures_respectively(extract_nlp):
+    got, _ = _results(extract_nlp, "We propose NIDet. On SemEval-2010, NIDet achieves 72.71%, 86.12% and 78.84% in "
+                                   "precision, recall and F-score, respectively.")
+    assert [(b, m, v) for _, b, m, v, _ in got] == [("SemEval-2010", "precision", Decimal("72.71")),
+                                                    ("SemEval-2010", "recall", Decimal("86.12")),
+                                                    ("SemEval-2010", "F1", Decimal("78.84"))]

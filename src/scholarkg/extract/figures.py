@@ -75,9 +75,14 @@ def change_of(view, s0: int, s1: int, v: Value, first: int, last: int, prev: str
             return Change.DECREASE
         if low in {"on", "for", "in", ",", ";", "and", "(", ")"}:
             break
+    # "an improvement of (approximately) 10%": the word before the hedge
+    p = first - 1
+    if prev in _HEDGES and p - 1 >= s0:
+        p -= 1
+        prev = lower[p]
     # "an improvement of 0.56 BLEU", "a relative decrease of the error rate of 7.1%"
     if prev == "of":
-        for k in range(first - 2, max(s0, first - 8) - 1, -1):
+        for k in range(p - 1, max(s0, p - 7) - 1, -1):
             low = lower[k]
             if low in _INCREASE_NOUNS:
                 return Change.INCREASE
@@ -86,9 +91,9 @@ def change_of(view, s0: int, s1: int, v: Value, first: int, last: int, prev: str
             if low in {",", ";", "(", ")"} or low[:1].isdigit():
                 break
     # "improves accuracy by 2.3", "reduces the steps on BrowseComp by 70.7%", "by absolute 6.4%"
-    by = prev == "by" or (prev in {"absolute", "relative", "an", "a"} and first - 2 >= s0 and lower[first - 2] == "by")
+    by = prev == "by" or (prev in {"absolute", "relative", "an", "a"} and p - 1 >= s0 and lower[p - 1] == "by")
     if by:
-        k = first - (2 if prev == "by" else 3)
+        k = p - (1 if prev == "by" else 2)
         while k >= s0 and first - k <= 12:
             low = lower[k]
             if low in _INCREASE_VERBS:
@@ -99,6 +104,8 @@ def change_of(view, s0: int, s1: int, v: Value, first: int, last: int, prev: str
     return None
 
 
+# Words that hedge a figure ("by about 3%", "of approximately 10%").
+_HEDGES = frozenset({"approximately", "about", "around", "roughly", "nearly", "almost", "over", "up", "some"})
 # Verbs of change other than those before "by": "accuracy rises from 61.3% to 68.9%".
 _CHANGE_VERBS = frozenset("""rise rises rose rising climb climbs climbed jump jumps jumped fall falls fell falling
     go goes went grow grows grew move moves moved change changes changed push pushes pushed bring brings brought

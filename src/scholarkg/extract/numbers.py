@@ -15,9 +15,9 @@ from decimal import Decimal, InvalidOperation
 __all__ = ["Value", "find_values", "parse_number"]
 
 _VALUE = re.compile(
-    r"(?<![\w.^\\/\-@#{+])(?P<sign>[-+\u2212])?\$?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?<![\w.^\\/\-@#{+])(?<!\^\()(?P<sign>[-+\u2212])?\$?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?![\d])(?P<unit>\s?(?:\\?%\$?|\s?percent\b|\s?pp\b|\s?points?\b|\s?pts\b|\s?dB\b|\s?ms\b|\s?FPS\b|\s?fps\b))?"
-    r"(?![\w+]|\.\d|-\d|-[A-Za-z]|\^)"
+    r"(?![\w+\u00d7]|\.\d|-\d|-[A-Za-z]|\^|\s?[x\u00d7]\s?10)"  # not "4.38 x 10^(-22)", "s^(-2)"
 )
 
 

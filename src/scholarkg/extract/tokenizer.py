@@ -51,8 +51,9 @@ def _units_after_numbers_only(rule: str) -> str:
 def create_tokenizer():
     def make(nlp) -> Tokenizer:
         prefixes = [r"\\[A-Za-z]+\{", r"\{", *English.Defaults.prefixes]
-        # "YOLOv8-L." at the end of a sentence: the full stop is not part of the name
+        # "YOLOv8-L." and "AlignX." at the end of a sentence: the full stop is not part of the name
         suffixes = [rf"-(?:{MODIFIER_SUFFIXES})", r"\}", r"(?<=[a-z0-9]-[A-Z])\.", r"(?<=[0-9][A-Z])\.",
+                    r"(?<=[a-z][A-Z])\.",
                     *map(_units_after_numbers_only, English.Defaults.suffixes)]
         return Tokenizer(
             nlp.vocab,

@@ -1,24 +1,26 @@
 """Figures read together: a score's parts, the sentence they stand in, and the patterns that pair
 several figures with several measures or benchmarks at once ("respectively", "and", "EM/F1 of
-80.1/87.3", "X outperforms Y (MMLU: 64.1 vs. 55.0)"). Used by
+80.1/87.3", "X outperforms Y (MMLU: 64.1 vs. 55.0)"), and changes by a factor ("2.3x higher throughput").
+Used by
 :mod:`scholarkg.extract.components.results`."""
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from decimal import Decimal
 
 from spacy.tokens import Doc
 
 from ...model import Change, EntityType, Role
-from ..figure_words import is_statistic
+from ..figure_words import MEASURE_NOUNS, is_statistic
 from ..figures import after_split, change_of, data_for
 from ..numbers import Value
 from .entities import EntityRecord, is_generic
 
 __all__ = ["ResultSpan", "Sentence", "DATA", "SYSTEMS", "WEAK", "entity_at", "value_tokens", "model_before",
-           "respectively", "slashed", "versus"]
+           "respectively", "slashed", "versus", "factors"]
 
 DATA = {EntityType.BENCHMARK, EntityType.DATASET}
 SYSTEMS = {EntityType.MODEL, EntityType.METHOD}
@@ -108,6 +110,8 @@ def respectively(doc: Doc, view, sent: Sentence, main: EntityRecord | None) -> l
         if where is not None:
             spots.append((v, where))
     data = [e for e in sent.ents if e.type in DATA]
+    if said and len(spots) >= 2 and len(spots) != len(data):
+        return _measures_respectively(view, sent, spots, data, main)
     if len(spots) < 2 or len(spots) != len(data):
         return []
     first_value, last_value = spots[0][1][0], spots[-1][1][1]
@@ -130,6 +134,21 @@ def respectively(doc: Doc, view, sent: Sentence, main: EntityRecord | None) -> l
         change = change_of(view, sent.s0, sent.s1, v, first, last, lower[first - 1] if first > sent.s0 else "")
         out.append(ResultSpan(abs(v.value) if change else v.value, v.unit, sent.c0 + v.start, sent.c0 + v.end,
                               sent.c0, sent.c1, model, e.label, metric, None, 0.7, change))
+    return out
+
+
+def _measures_respectively(view, sent: Sentence, spots, data, main) -> list[ResultSpan]:
+    """ "72.7%, 86.1% and 78.8% in precision, recall and F-score, respectively": one measure each."""
+    last_value = spots[-1][1][1]
+    measures = [e for e in sent.ents if e.type is EntityType.METRIC and e.start >= last_value]
+    if len(measures) != len(spots) or not joined(view.lower, [(e.start, e.end) for e in measures]):
+        return []
+    bench = data[0].label if len({e.label for e in data}) == 1 else None
+    out = []
+    for (v, (first, _)), e in zip(spots, measures):
+        model, _ = model_before(sent.ents, sent.s0, first, main)
+        out.append(ResultSpan(v.value, v.unit, sent.c0 + v.start, sent.c0 + v.end, sent.c0, sent.c1, model,
+                              bench, e.label, None, 0.7))
     return out
 
 
@@ -192,3 +211,40 @@ def versus(doc: Doc, view, sent: Sentence, v: Value, previous: ResultSpan) -> Re
         return None
     return ResultSpan(v.value, v.unit, sent.c0 + v.start, sent.c0 + v.end, sent.c0, sent.c1, other,
                       previous.benchmark, previous.metric, None, 0.6)
+
+
+_FACTOR = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?[x\u00d7](?=\s)")
+_FACTOR_UP = frozenset("""higher faster more larger greater better speedup speed-up improvement increase gain
+    boost""".split())
+_FACTOR_DOWN = frozenset("lower fewer less smaller cheaper reduction decrease".split())
+
+
+def factors(view, sent: Sentence, main: EntityRecord | None) -> list[ResultSpan]:
+    """ "a 2.3x higher throughput than vLLM", "3.1x speedup over X", "4x fewer parameters": a change by a
+    factor, with the measure after it and the system compared with."""
+    lower, ents = view.lower, sent.ents
+    out = []
+    for m in _FACTOR.finditer(view.text, sent.c0, sent.c1):
+        k = bisect_left(view.idx, m.end())
+        while k < sent.s1 and not lower[k].strip():
+            k += 1
+        if k >= sent.s1 or (lower[k] not in _FACTOR_UP and lower[k] not in _FACTOR_DOWN):
+            continue
+        change = Change.INCREASE if lower[k] in _FACTOR_UP else Change.DECREASE
+        first = bisect_left(view.idx, m.start())
+        after = entity_at(ents, k + 1) if k + 1 < sent.s1 else None
+        metric = after.label if after is not None and after.type is EntityType.METRIC else None
+        if metric is None and k + 1 < sent.s1 and lower[k + 1] in MEASURE_NOUNS:
+            metric = lower[k + 1]  # "2.3x higher throughput"
+        model, baseline = model_before(ents, sent.s0, first, main)
+        # "... than vLLM", "... over FlashAttention": the system named right after the comparison
+        j = k + 1
+        while j < sent.s1 and j - k <= 3 and lower[j] not in {"than", "over", ",", ";"}:
+            j += 1
+        named = entity_at(ents, j + 1) if j + 1 < sent.s1 and lower[j] in {"than", "over"} else None
+        if named is not None and named.type in SYSTEMS:
+            baseline = named.label
+        data = data_for(lower, ents, sent.s0, first)
+        out.append(ResultSpan(Decimal(m.group(1)), "x", m.start(), m.end(), sent.c0, sent.c1, model,
+                              data.label if data is not None else None, metric, baseline, 0.6, change))
+    return out

@@ -21,6 +21,9 @@ metric:
 - ``X outperforms Y (MMLU: 64.1 vs. 55.0)``          the figure after "vs." is Y's, of the same measure
 - ``94.1% and 95.3% accuracy on SST-2 and IMDB``     figures and benchmarks joined by "and" pair in order
 - ``71.5 (EM) on X``, ``an EM/F1 of 80.1/87.3``      a measure in brackets; slashed figures and measures
+- ``72.7%, 86.1% and 78.8% in precision, recall and F-score, respectively``  one measure each
+- ``a success rate of 87% ..., and 72% ...``         figures joined by "and" share a measure, or a change
+- ``a 2.3x higher throughput than vLLM``             a change by a factor (unit "x")
 
 A number is an **improvement** (``change`` set) when the text says it is a change: "up 12.56",
 "+2.3 F1", "improves ... by 2.3", "reduces ... by 70.7%", "1.4 BLEU above the baseline", "70.7%
@@ -58,8 +61,8 @@ from ..figure_words import (AFTER_POINT, BARE_METRICS, BEFORE_VALUE, BOUNDS, CLA
                            is_statistic, unnamed_other)
 from ..numbers import Value, find_values
 from .entities import EntityRecord, is_generic, records
-from .result_pairs import (DATA, SYSTEMS, WEAK, ResultSpan, Sentence, entity_at, model_before, respectively, slashed,
-                           value_tokens, versus)
+from .result_pairs import (DATA, SYSTEMS, WEAK, ResultSpan, Sentence, entity_at, factors, model_before, respectively,
+                           slashed, value_tokens, versus)
 
 __all__ = ["ResultSpan", "ResultFinder"]
 
@@ -92,9 +95,10 @@ class ResultFinder:
                 continue
             c0, c1 = view.idx[s0], view.end_char(s1 - 1)
             values = find_values(text[c0:c1])
+            sent = Sentence(s0, s1, c0, c1, [e for e in ents if s0 <= e.start < s1], values)
+            found.extend(factors(view, sent, main))  # "3.1x speedup": not a value of its own
             if not values:
                 continue
-            sent = Sentence(s0, s1, c0, c1, [e for e in ents if s0 <= e.start < s1], values)
             paired = respectively(doc, view, sent, main)
             if paired:
                 found.extend(paired)
@@ -249,6 +253,10 @@ class ResultFinder:
                     k += 1
                 k = after_split(lower, k, s1)  # "on the test split of the X dataset"
                 e = entity_at(ents, k)
+                if e is not None and e.type is EntityType.METRIC and low == "in" and metric is None:
+                    metric = e.label  # "a relative improvement of 12% in F1 on SQuAD"
+                    j = e.end
+                    continue
                 if e is not None and e.type in DATA and benchmark is None:
                     benchmark, confidence = e.label, max(confidence, 0.85)
                 elif e is None and k < s1 and words[k][:1].isupper():
