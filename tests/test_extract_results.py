@@ -394,3 +394,11 @@ def test_figures_and_measures_respectively(extract_nlp):
     assert [(b, m, v) for _, b, m, v, _ in got] == [("SemEval-2010", "precision", Decimal("72.71")),
                                                     ("SemEval-2010", "recall", Decimal("86.12")),
                                                     ("SemEval-2010", "F1", Decimal("78.84"))]
+
+
+def test_slashed_percentages_and_compute_units(extract_nlp):
+    got, ex = _results(extract_nlp, "We propose WrenNet, an image classifier. WrenNet achieves top-1/top-5 accuracy "
+                                    "of 81.3%/95.6% on ImageNet with 4.1 GFLOPs.")
+    assert got == [("WrenNet", "ImageNet", "top-1 accuracy", Decimal("81.3"), "%"),
+                   ("WrenNet", "ImageNet", "top-5 accuracy", Decimal("95.6"), "%")]
+    assert "GFLOPs" not in {m.text for m in ex.mentions}

@@ -25,7 +25,7 @@ __all__ = ["ResultSpan", "Sentence", "DATA", "SYSTEMS", "WEAK", "entity_at", "va
 DATA = {EntityType.BENCHMARK, EntityType.DATASET}
 SYSTEMS = {EntityType.MODEL, EntityType.METHOD}
 WEAK = {"term", "ner"}
-SLASHED = re.compile(r"\d+(?:\.\d+)?(?:/\d+(?:\.\d+)?)+")
+SLASHED = re.compile(r"\d+(?:\.\d+)?%?(?:/\d+(?:\.\d+)?%?)+")
 _generic = is_generic
 
 
@@ -172,7 +172,7 @@ def slashed(view, sent: Sentence, main: EntityRecord | None) -> list[ResultSpan]
                 run.append(nxt)
             if len(run) > 1:
                 runs.append(run)
-        parts = [m for m in re.finditer(r"\d+(?:\.\d+)?", view.words[k])]
+        parts = [m for m in re.finditer(r"\d+(?:\.\d+)?(%?)", view.words[k])]
         runs = [r for r in runs if len(r) == len(parts)]
         if not runs:
             continue
@@ -192,8 +192,10 @@ def slashed(view, sent: Sentence, main: EntityRecord | None) -> list[ResultSpan]
         base = view.idx[k]
         for part, measure in zip(parts, run):
             start = base + part.start()
-            out.append(ResultSpan(Decimal(part.group(0)), None, start, base + part.end(), sent.c0, sent.c1,
-                                  model, benchmark, measure.label, None, 0.7))
+            number = part.group(0).rstrip("%")
+            percent = any(p.group(1) for p in parts) or lower[k + 1 : k + 2] == ["%"]  # "81.3%/95.6%"
+            out.append(ResultSpan(Decimal(number), "%" if percent else None, start, start + len(number), sent.c0,
+                                  sent.c1, model, benchmark, measure.label, None, 0.7))
     return out
 
 
