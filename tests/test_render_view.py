@@ -90,6 +90,7 @@ def test_result_labels_give_the_value_and_its_unit():
     labels = sorted(a["label"] for _, a in view.nodes(data=True) if a["kind"] == "Result")
     assert labels == ["0.8%", "0.998", "12.56 points"]
     assert value_text("48.6", "%") == "48.6%" and value_text("3", "pp") == "3 pp" and value_text("7", None) == "7"
+    assert value_text("2.3", "x") == "2.3x"  # a factor
 
 
 @pytest.mark.parametrize("name", ["ALE", "ale", "agents' last exam", "Agents' Last Exam"])

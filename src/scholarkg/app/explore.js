@@ -69,7 +69,7 @@
     const written = C.value(row, "valueText") || C.value(row, "value") || "?";
     const unit = C.value(row, "unit") || "";
     const sign = { increase: "+", decrease: "−" }[C.value(row, "change") || ""] || "";
-    return sign + (unit ? (/^[0-9A-Za-z]/.test(unit) ? written + " " + unit : written + unit) : written);
+    return sign + (unit ? (/^[0-9A-Za-z]/.test(unit) && unit !== "x" ? written + " " + unit : written + unit) : written);
   }
 
   function tierOf(kind, entityKind) {

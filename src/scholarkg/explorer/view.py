@@ -104,10 +104,10 @@ def _text(value: str, is_iri: bool) -> str:
 
 
 def value_text(value: str, unit: str | None) -> str:
-    """A result's value with its unit as read: ``0.8%``, ``12.56 points``, ``82.0``."""
+    """A result's value with its unit as read: ``0.8%``, ``12.56 points``, ``2.3x``, ``82.0``."""
     if not unit:
         return value
-    return f"{value} {unit}" if unit[0].isalnum() else f"{value}{unit}"
+    return f"{value} {unit}" if unit[0].isalnum() and unit != "x" else f"{value}{unit}"
 
 
 def to_networkx(graph, *, structure=None) -> nx.MultiDiGraph:
