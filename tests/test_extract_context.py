@@ -154,6 +154,16 @@ def test_one_apposition_outweighs_a_name_ending_said_again(extract_nlp):
     assert got["ZorQA"].type.value == "Model" and got["ZorQA-Large"].type.value == "Model"
 
 
+def test_techniques_tools_and_measures_of_other_fields(extract_nlp):
+    ex = _ex(extract_nlp, "Spatial ATAC sequencing (spATAC-seq) maps open chromatin in tissue sections. We present "
+                          "loomCell, a graph autoencoder that clusters spots, and compare it with Banksy v2 by the "
+                          "adjusted Rand index (ARI) on three brain slices with many rare cell types.")
+    got = _by_text(ex)
+    assert got["spATAC-seq"].type.value == "Method" and got["loomCell"].type.value == "Model"
+    assert got["Banksy v2"].type.value in ("Model", "Method") and got["ARI"].type.value == "Metric"
+    assert not any("cell" in m.text and m.type.value == "Method" for m in ex.mentions)  # "rare cell types"
+
+
 def test_coined_names_ending_in_bank_or_a_metric(extract_nlp):
     got = _by_text(_ex(extract_nlp, "We convert the sentences of LoomBank to a new grammar, and we report qBLEU and "
                                     "Tern-ROUGE against the references in all of the settings."))

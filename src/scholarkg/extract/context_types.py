@@ -189,7 +189,7 @@ def type_from_family(cands: list[Candidate], gazetteer) -> None:
 
 _MODIFIER_TAIL = re.compile(MODIFIER_SUFFIXES)
 _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
-_VERSIONED = re.compile(r"[A-Za-z][ \-]?[vV]\d+(?:\.\d+)*$")
+_VERSIONED = re.compile(r"[A-Za-z](?:v|[ \-][vV])\d+(?:\.\d+)*$")  # "YOLOv8", "Seurat v3", not "RCV1"
 # Names that are something else written with capitals, in fields outside machine learning:
 # surnames paired as a modifier ("Aharonov-Bohm", "Gauss-Bonnet"), initials ("A.W.", "P.Albers"),
 # catalogue numbers and identifiers (seven digits or more: "HE2347-4342"), chemical formulas.
@@ -268,8 +268,10 @@ def keep_untyped(doc: Doc, cands: list[Candidate]) -> None:
     when it looks coined (:func:`looks_coined`) and stands in prose."""
     view = info(doc)
     for c in cands:
-        if c.type is not None or c.source != "name" or c.end - c.start != 1:
+        if c.type is not None or c.source != "name":
             continue
+        if c.end - c.start != 1 and not (c.end - c.start == 2 and _VERSIONED.search(c.text)):
+            continue  # one coined word, or a word and its version ("Seurat v3")
         if looks_coined(c.text) and _in_prose(view, c.start):
             c.type, c.confidence = EntityType.METHOD, 0.35
             if _VERSIONED.search(c.text) and (family := variant_base(c.text)) is not None:

@@ -38,7 +38,7 @@ HEAD_TYPES: dict[str, EntityType] = {
     **dict.fromkeys("""dataset corpus treebank collection data-set database lexicon cohort registry biobank survey
         catalogue catalog""".split(), D),
     **dict.fromkeys(
-        "model llm vlm mllm network net agent encoder decoder transformer classifier "
+        "model llm vlm mllm network net agent encoder decoder autoencoder auto-encoder transformer classifier "
         "detector tagger parser generator discriminator policy checkpoint reader planner solver "
         "retriever reranker ranker summarizer summariser translator recognizer segmenter captioner "
         "assistant chatbot".split(), MO),
@@ -48,7 +48,8 @@ HEAD_TYPES: dict[str, EntityType] = {
         "module system regularizer regularization estimator recipe attack defense tool "
         "toolkit library platform heuristic formulation layer operator search "
         "optimization learning training tuning distillation prompting decoding "
-        "sampling alignment".split(), ME),
+        "sampling alignment sequencing assay microscopy spectroscopy tomography chromatography "
+        "cytometry".split(), ME),
     **dict.fromkeys("metric measure score criterion indicator".split(), MT),
     **dict.fromkeys("task problem".split(), T),
     # "AdaMax, a variant of Adam": variants and extensions are usually of methods

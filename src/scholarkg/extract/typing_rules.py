@@ -34,7 +34,7 @@ class Phrase(NamedTuple):
     text: str
 
 _SIZED = re.compile(r"[A-Za-z].*-\d+(?:\.\d+)?[BM]$")
-_VERSIONED = re.compile(r"[A-Za-z][ \-]?[vV]\d+(?:\.\d+)*$")
+_VERSIONED = re.compile(r"[A-Za-z](?:v|[ \-][vV])\d+(?:\.\d+)*$")  # "YOLOv8", "Seurat v3", not "RCV1"
 
 _NAMING = frozenset({"named", "called", "dubbed", "termed", "coined", "namely", ",", ":", "(", "-", "\u2014"})
 _APPOS_START = frozenset({",", ":", "\u2014", "-", "is", "as", "was", "being"})

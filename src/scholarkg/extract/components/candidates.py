@@ -28,6 +28,7 @@ _HAS_DIGIT_AND_LETTER = re.compile(r"(?=.*\d)(?=.*[A-Za-z])")
 _NUMBERISH = re.compile(r"^[\d.,%x×]+[A-Za-z]?$|^\d+(?:\.\d+)?[KkMmBbTt]$|^\d+(st|nd|rd|th|D|d)$")
 _LETTER_NUMBER = re.compile(r"^[A-Z]\d{2,}$")
 _SIZE_LETTERS = frozenset({"K", "k", "M", "B"})
+_VERSION_WORD = re.compile(r"^[vV]\d+(?:\.\d+)*$")
 _DATA_HEADS = frozenset({EntityType.BENCHMARK, EntityType.DATASET})
 _URLISH = re.compile(r"https?://|www\.|\.(com|org|io|net|ai)\b")
 
@@ -114,6 +115,11 @@ class CandidateFinder:
         while i < n:
             word = words[i]
             in_title = view.idx[i] < title_end
+            if (i + 1 < n and _VERSION_WORD.match(words[i + 1]) and _capitalised(word) and i > 0
+                    and not view.is_sent_start(i)):
+                spans.append(Found(i, i + 2, ""))  # "Seurat v3", "Harmony v1.2": a released tool
+                i += 2
+                continue
             if not is_name_word(word, in_title=in_title):
                 i += 1
                 continue

@@ -52,7 +52,7 @@ TERM_HEADS: dict[str, EntityType] = {
         convolution regression machine distillation augmentation pruning quantization dropout
         ensemble estimator descent propagation backpropagation tuning fine-tuning finetuning
         pre-training pretraining prompting strategy scheme procedure heuristic objective operator
-        unit cell parser tagger generator discriminator detector extractor recognizer solver
+        unit parser tagger generator discriminator detector extractor recognizer solver
         planner search inference initialization initialisation forest process perceptron
         gan rnn cnn lstm gru vae mlp policy adaptation transfer system""".split(), ME),
     **dict.fromkeys(
