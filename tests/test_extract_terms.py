@@ -193,3 +193,10 @@ def test_a_reward_is_a_measure_only_when_measured(extract_nlp):
     assert got["trajectory-level rewards"] == "Method"
     assert got["shaped curiosity reward function"] == "Method"
     assert got["normalized reward"] == "Metric" and got["mean episodic reward"] == "Metric"
+
+
+def test_experimental_and_computational_techniques_are_methods(extract_nlp):
+    got = _mentions(extract_nlp, "We performed kinetic lattice simulations and measured the films with polarized "
+                                 "neutron reflectometry and Brillouin light spectroscopy.")
+    assert got.get("kinetic lattice simulations") == "Method", got  # not "performed kinetic ..."
+    assert got.get("Brillouin light spectroscopy") == "Method", got

@@ -54,7 +54,8 @@ TERM_HEADS: dict[str, EntityType] = {
         pre-training pretraining prompting strategy scheme procedure heuristic objective operator
         unit parser tagger generator discriminator detector extractor recognizer solver
         planner search inference initialization initialisation forest process perceptron
-        gan rnn cnn lstm gru vae mlp policy adaptation transfer system""".split(), ME),
+        gan rnn cnn lstm gru vae mlp policy adaptation transfer system simulation microscopy spectroscopy
+        magnetometry interferometry""".split(), ME),
     **dict.fromkeys(
         """accuracy error precision recall score f1 f-score f-measure auc perplexity iou bleu rouge
         meteor cider measure metric correlation likelihood latency throughput reward rate
@@ -136,7 +137,7 @@ STOP_MODIFIERS = frozenset(
     enhance facilitate mitigate alleviate accelerate boost measure quantify identify detect
     localize localise recognize recognise optimize optimise exploited incorporated integrated
     utilized utilised conducted constructed implemented formulated involve involves involving published raise
-    raises increase increases decrease decreases hamper hampers spend spends""".split()
+    raises increase increases decrease decreases hamper hampers spend spends performed carried""".split()
 )
 # Nouns that say a phrase names a task: "the viewpoint classification task", "the exploration problem"
 ROLE_HEADS = frozenset({"task", "problem", "subtask", "sub-task"})
