@@ -184,3 +184,11 @@ def test_a_name_right_before_data_names_data_unless_it_is_a_kind_of_signal(extra
     assert all(m.type.value != "Dataset" for t, m in got.items() if t in ("RGB-D", "LiDAR"))
     got = _by_text(_ex(extract_nlp, "No molecular cloud shows in the NO data of the survey."))
     assert "NO" not in got or got["NO"].type.value != "Dataset"
+
+
+def test_data_of_other_fields_and_a_long_form_headed_before_of(extract_nlp):
+    got = _by_text(_ex(extract_nlp, "We link the Annual Census of Rural Holdings (ACRH) to the Westmoor Seismic "
+                                    "Array catalogue with a difference-in-differences design."))
+    assert got["ACRH"].type.value == "Dataset" and got["Annual Census of Rural Holdings"].type.value == "Dataset"
+    assert got["Westmoor Seismic Array catalogue"].type.value == "Dataset"
+    assert got["difference-in-differences"].type.value == "Method"

@@ -36,7 +36,7 @@ HEAD_TYPES: dict[str, EntityType] = {
         "benchmark leaderboard testbed test-bed exam suite arena challenge gym environment "
         "playground evaluation".split(), B),
     **dict.fromkeys("""dataset corpus treebank collection data-set database lexicon cohort registry biobank survey
-        catalogue catalog""".split(), D),
+        catalogue catalog census""".split(), D),
     **dict.fromkeys(
         "model llm vlm mllm network net agent encoder decoder autoencoder auto-encoder transformer classifier "
         "detector tagger parser generator discriminator policy checkpoint reader planner solver "

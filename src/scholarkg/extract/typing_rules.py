@@ -210,7 +210,10 @@ def long_form_type(text: str) -> EntityType | None:
     words = [w for w in text.replace("-", " ").split() if w[:1].isalpha()]
     if not words:
         return None
-    return head_type(words[-1])
+    t = head_type(words[-1])
+    if t is None and "of" in words[1:]:
+        t = head_type(words[words.index("of", 1) - 1])  # "Quarterly Census of Employment and Wages"
+    return t
 
 
 def infer_type(doc: Doc, span: Span, *, long_form: Span | None = None) -> tuple[EntityType, float] | None:

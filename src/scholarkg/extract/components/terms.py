@@ -60,7 +60,7 @@ TERM_HEADS: dict[str, EntityType] = {
         """accuracy error precision recall score f1 f-score f-measure auc perplexity iou bleu rouge
         meteor cider measure metric correlation likelihood latency throughput reward rate
         psnr ssim fid map cost complexity speed time coverage""".split(), MT),
-    **dict.fromkeys("dataset data-set corpus corpora benchmark treebank database".split(), D),
+    **dict.fromkeys("dataset data-set corpus corpora benchmark treebank database catalog catalogue".split(), D),
 }
 # Metric heads that are metrics only as written by their authors ("mAP", "METEOR", "CIDEr"); as
 # ordinary words they name other things ("feature maps", "smooth maps", "meteor showers").
