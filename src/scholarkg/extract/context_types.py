@@ -25,7 +25,7 @@ from spacy.tokens import Doc
 from ..model import EntityType
 from .cues import FUNCTION_WORDS, head_type, suffix_type
 from .doctext import info
-from .modelnames import variant_base
+from .modelnames import VERSIONED, variant_base
 from .names import canonical_key
 from .tokenizer import MODIFIER_SUFFIXES
 
@@ -189,7 +189,6 @@ def type_from_family(cands: list[Candidate], gazetteer) -> None:
 
 _MODIFIER_TAIL = re.compile(MODIFIER_SUFFIXES)
 _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
-_VERSIONED = re.compile(r"[A-Za-z](?:v|[ \-][vV])\d+(?:\.\d+)*$")  # "YOLOv8", "Seurat v3", not "RCV1"
 # Names that are something else written with capitals, in fields outside machine learning:
 # surnames paired as a modifier ("Aharonov-Bohm", "Gauss-Bonnet"), initials ("A.W.", "P.Albers"),
 # catalogue numbers and identifiers (seven digits or more: "HE2347-4342"), chemical formulas.
@@ -270,11 +269,11 @@ def keep_untyped(doc: Doc, cands: list[Candidate]) -> None:
     for c in cands:
         if c.type is not None or c.source != "name":
             continue
-        if c.end - c.start != 1 and not (c.end - c.start == 2 and _VERSIONED.search(c.text)):
+        if c.end - c.start != 1 and not (c.end - c.start == 2 and VERSIONED.search(c.text)):
             continue  # one coined word, or a word and its version ("Seurat v3")
         if looks_coined(c.text) and _in_prose(view, c.start):
             c.type, c.confidence = EntityType.METHOD, 0.35
-            if _VERSIONED.search(c.text) and (family := variant_base(c.text)) is not None:
+            if VERSIONED.search(c.text) and (family := variant_base(c.text)) is not None:
                 # a release ("Mirothinker-v1.0") is a model, or what its base is ("WrenBench-v2")
                 c.type, c.confidence = suffix_type(family[0]) or EntityType.MODEL, 0.4
 

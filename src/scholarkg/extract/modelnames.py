@@ -21,7 +21,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 __all__ = ["ModelName", "parse_model_name", "parse_known_model", "variant_base", "SUFFIX_RE", "VARIANT_WORDS",
-           "HYPHEN_FAMILIES"]
+           "HYPHEN_FAMILIES", "VERSIONED"]
+
+# A name that ends in a release tag: "YOLOv8", "Mirothinker-v1.0", "Seurat v3" (not "RCV1", an acronym).
+VERSIONED = re.compile(r"[A-Za-z](?:v|[ \-][vV])\d+(?:\.\d+)*$")
 
 VARIANT_WORDS = (
     "Instruct|Chat|Base|Coder|Code|Math|Mini|mini|Pro|Turbo|Flash|Lite|Plus|Max|Nano|Ultra|Sonnet|Opus|"

@@ -20,7 +20,7 @@ from ..model import EntityType
 from .cues import FUNCTION_WORDS, head_type, suffix_type
 from .doctext import info
 from .gazetteer import load_gazetteer
-from .modelnames import variant_base
+from .modelnames import VERSIONED, variant_base
 from .names import singular
 
 __all__ = ["infer_type", "long_form_type", "Phrase"]
@@ -34,7 +34,6 @@ class Phrase(NamedTuple):
     text: str
 
 _SIZED = re.compile(r"[A-Za-z].*-\d+(?:\.\d+)?[BM]$")
-_VERSIONED = re.compile(r"[A-Za-z](?:v|[ \-][vV])\d+(?:\.\d+)*$")  # "YOLOv8", "Seurat v3", not "RCV1"
 
 _NAMING = frozenset({"named", "called", "dubbed", "termed", "coined", "namely", ",", ":", "(", "-", "\u2014"})
 _APPOS_START = frozenset({",", ":", "\u2014", "-", "is", "as", "was", "being"})
@@ -245,7 +244,7 @@ def infer_type(doc: Doc, span: Span, *, long_form: Span | None = None) -> tuple[
         return t, 0.7
     if long_form is None and span.text.lower() not in FUNCTION_WORDS:
         t = frame_type(doc, span)
-        if t is EntityType.METHOD and _VERSIONED.search(span.text):
+        if t is EntityType.METHOD and VERSIONED.search(span.text):
             t = EntityType.MODEL  # "compared to Mirothinker-v1.0": a released version is a model
         if t is not None:
             return t, 0.6
