@@ -1,8 +1,7 @@
 """Figures read together: a score's parts, the sentence they stand in, and the patterns that pair
 several figures with several measures or benchmarks at once ("respectively", "and", "EM/F1 of
-80.1/87.3", "X outperforms Y (MMLU: 64.1 vs. 55.0)"), and changes by a factor ("2.3x higher throughput").
-Used by
-:mod:`scholarkg.extract.components.results`."""
+80.1/87.3", "X outperforms Y (MMLU: 64.1 vs. 55.0)"), and changes by a factor ("2.3x higher
+throughput"). Used by :mod:`scholarkg.extract.components.results`."""
 
 from __future__ import annotations
 
@@ -47,12 +46,12 @@ class ResultSpan:
     change: Change | None = None
 
 
-JOINERS = frozenset({",", "and", "%", "\\%", "$", "the", "percent", "points"})
+_JOINERS = frozenset({",", "and", "%", "\\%", "$", "the", "percent", "points"})
 
 
 def joined(lower: list[str], spans: list[tuple[int, int]]) -> bool:
     """Spans that follow each other with only "," / "and" (and units) between: "A, B and C"."""
-    return all(all(w in JOINERS for w in lower[a[1] : b[0]]) for a, b in zip(spans, spans[1:]))
+    return all(all(w in _JOINERS for w in lower[a[1] : b[0]]) for a, b in zip(spans, spans[1:]))
 
 
 def entity_at(ents: list[EntityRecord], i: int) -> EntityRecord | None:

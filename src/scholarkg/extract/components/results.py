@@ -39,8 +39,9 @@ the baseline", "our 97.2% baseline"), footnote marks, versions and counts after 
 5.1", "nDCG 5", "the 10 best"), shares of data ("with 31% labeled data"), whole numbers that count things
 ("70 different similarity metrics"), shares of things ("68.5% code fragments": the words after a percentage
 must end in a measure such as "rate" or "accuracy"), the first digit of a compound ("3-way", "4-gram") and
-digits after "+" in a name ("H1413+117", "2+1 dimensions"). The model is the "for X" name, else the nearest model or method before the
-value that the paper itself presents, else the paper's introduced model or method.
+digits after "+" in a name ("H1413+117", "2+1 dimensions"). The model is the "for X" name, else the
+nearest model or method before the value that the paper itself presents, else the paper's introduced
+model or method.
 ``Doc._.results`` holds :class:`ResultSpan` values; every value is text of the document.
 """
 
@@ -341,7 +342,8 @@ class ResultFinder:
                 confidence = max(confidence, 0.6)
         if change is not None:
             if metric is None and just_before and just_before.metric and not metric_words and (
-                    prev not in {"by", "of"}) and prev2 not in {"by", "of"} and (v.unit != "%" or just_before.unit == "%"):
+                    prev not in {"by", "of"}) and prev2 not in {"by", "of"} and (
+                    v.unit != "%" or just_before.unit == "%"):
                 metric = just_before.metric  # "38.4 mask AP, 2.1 points higher than X": the same measure
             return self._improvement(view, sent, v, first, change, model, benchmark, metric, main)
         if front_system is not None and model is None:
