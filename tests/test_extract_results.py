@@ -402,3 +402,10 @@ def test_slashed_percentages_and_compute_units(extract_nlp):
     assert got == [("WrenNet", "ImageNet", "top-1 accuracy", Decimal("81.3"), "%"),
                    ("WrenNet", "ImageNet", "top-5 accuracy", Decimal("95.6"), "%")]
     assert "GFLOPs" not in {m.text for m in ex.mentions}
+
+
+def test_a_bracketed_comparison_gives_the_first_figure_to_the_subject(extract_nlp):
+    got, _ = _results(extract_nlp, "We propose LoRA-Drop, which prunes low-rank adapters. On GLUE, LoRA-Drop matches "
+                                   "full fine-tuning of RoBERTa-large (88.9 vs. 89.1 average score).")
+    assert got == [("LoRA-Drop", "GLUE", "average score", Decimal("88.9"), None),
+                   ("RoBERTa-large", "GLUE", "average score", Decimal("89.1"), None)]

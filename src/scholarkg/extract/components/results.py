@@ -19,6 +19,7 @@ metric:
 - ``77.3% mIoU at 52 FPS for X``, ``on the test split of the X dataset``
                                                       an operating point and a split in between
 - ``X outperforms Y (MMLU: 64.1 vs. 55.0)``          the figure after "vs." is Y's, of the same measure
+- ``X matches Y (88.9 vs. 89.1 average score)``      the first is X's, the second Y's, one measure
 - ``94.1% and 95.3% accuracy on SST-2 and IMDB``     figures and benchmarks joined by "and" pair in order
 - ``71.5 (EM) on X``, ``an EM/F1 of 80.1/87.3``      a measure in brackets; slashed figures and measures
 - ``72.7%, 86.1% and 78.8% in precision, recall and F-score, respectively``  one measure each
@@ -219,6 +220,13 @@ class ResultFinder:
                 metric, confidence = e.label, 0.75
             elif e is not None and e.type in SYSTEMS and (not _generic(e) or e.role is Role.COMPARES_WITH):
                 front_system = e  # "GPT-4 (81.2)", "outperforming a random forest (AUROC 0.81)"
+        if front_system is not None and last < s1 and lower[last] in {"vs", "vs.", "versus"}:
+            # "X matches Y (88.9 vs. 89.1)": the first figure is the subject's, the second Y's
+            front_system = next((e for e in ents if e.type in SYSTEMS and e.end <= front_system.start
+                                 and not _generic(e) and e.label != front_system.label), None)
+            after = entity_at(ents, last + 2) if last + 2 < s1 else None
+            if metric is None and after is not None and after.type is EntityType.METRIC:
+                metric = after.label  # "(88.9 vs. 89.1 average score)": one measure for both
         # value [metric words] on [the] BENCH / for MODEL
         j = last
         unknown_data = False
