@@ -20,7 +20,7 @@ COUNT_NOUNS = frozenset(
     questions users people participants annotators categories classes languages pairs queries
     trajectories agents tools turns rounds iterations runs seeds million billion thousand k m b
     papers articles hours. months years weeks nodes edges graphs sub metrics measures features relations
-    subtypes best top""".split()
+    subtypes best top files""".split()
 )
 NEUTRAL_AFTER = frozenset({"relative", "absolute", "point", "points", "pp", "percentage"})
 SOLVE_VERBS = frozenset({"solves", "solve", "solved", "solving", "resolves", "resolve", "resolved", "completes",

@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .components.entities import EntityRecord
 
 __all__ = ["change_of", "sentence_data", "data_for", "segment_data", "from_to", "prior_figure", "after_split",
+           "skip_articles",
            "INCREASE_AFTER", "DECREASE_AFTER"]
 
 _DATA = {EntityType.BENCHMARK, EntityType.DATASET}
@@ -156,16 +157,20 @@ def prior_figure(lower: list[str], s0: int, first: int) -> bool:
     return False
 
 
+def skip_articles(lower: list[str], k: int, s1: int) -> int:
+    """The first token from ``k`` that is not "the", "a" or "an"."""
+    while k < s1 and lower[k] in {"the", "a", "an"}:
+        k += 1
+    return k
+
+
 def after_split(lower: list[str], k: int, s1: int) -> int:
     """Token after "[the] test split of [the]" at ``k``, or ``k`` when no such phrase starts there."""
     m = k
     while m < s1 and m - k < 3 and lower[m] not in _SPLIT_NOUNS:
         m += 1
     if m + 1 < s1 and lower[m] in _SPLIT_NOUNS and lower[m + 1] == "of":
-        m += 2
-        while m < s1 and lower[m] in {"the", "a", "an"}:
-            m += 1
-        return m
+        return skip_articles(lower, m + 2, s1)
     return k
 
 

@@ -19,6 +19,7 @@ from spacy.tokens import Doc, Span
 from ..model import EntityType
 from .cues import FUNCTION_WORDS, head_type, suffix_type
 from .doctext import info
+from .figure_words import COUNT_NOUNS, COUNTED_PLURALS
 from .gazetteer import load_gazetteer
 from .modelnames import VERSIONED, variant_base
 from .names import singular
@@ -162,12 +163,11 @@ def left_head(doc: Doc, span: Span, window: int = 4) -> EntityType | None:
     return None
 
 
-# What comes before a measure named with its figure ("a median GDT-TS of 87.5"), and what a
-# figure after "of" counts instead ("a corpus of 10,000 sentences").
+# What comes before a measure named with its figure ("a median GDT-TS of 87.5"); a figure after
+# "of" followed by what it counts is no measure ("a corpus of 10,000 sentences").
 _MEASURE_LEFT = frozenset({"a", "an", "the", "its", "our", "their", "median", "mean", "average", "best", "top",
                            "overall", "final", "macro", "micro"})
-_COUNTED = frozenset("""sentences documents images words tokens samples examples pairs hours days papers
-    parameters questions tasks users instances videos files programs""".split())
+_COUNTED = COUNT_NOUNS | COUNTED_PLURALS
 
 
 def frame_type(doc: Doc, span: Span) -> EntityType | None:

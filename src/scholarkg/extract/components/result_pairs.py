@@ -14,7 +14,7 @@ from spacy.tokens import Doc
 
 from ...model import Change, EntityType, Role
 from ..figure_words import MEASURE_NOUNS, is_statistic
-from ..figures import after_split, change_of, data_for
+from ..figures import after_split, change_of, data_for, skip_articles
 from ..numbers import Value
 from .entities import EntityRecord, is_generic
 
@@ -154,45 +154,41 @@ def _measures_respectively(view, sent: Sentence, spots, data, main) -> list[Resu
 def slashed(view, sent: Sentence, main: EntityRecord | None) -> list[ResultSpan]:
     """ "an EM/F1 of 80.1/87.3 on SQuAD", "91.2/85.0 UAS/LAS": figures paired with measures in order."""
     lower, ents = view.lower, sent.ents
+    slashed_at = [k for k in range(sent.s0, sent.s1) if SLASHED.fullmatch(view.words[k])]
+    if not slashed_at:
+        return []
+    # the measures written "M1/M2"
     measures = [e for e in ents if e.type is EntityType.METRIC]
+    by_start = {m.start: m for m in measures}
+    all_runs = []
+    for e in measures:
+        run = [e]
+        while run[-1].end + 1 < sent.s1 and lower[run[-1].end] == "/" and run[-1].end + 1 in by_start:
+            run.append(by_start[run[-1].end + 1])
+        if len(run) > 1:
+            all_runs.append(run)
     out: list[ResultSpan] = []
-    for k in range(sent.s0, sent.s1):
-        numbers = SLASHED.fullmatch(view.words[k])
-        if numbers is None:
-            continue
-        # the measures written "M1/M2" nearest the figures, before or after them
-        runs = []
-        for e in measures:
-            run = [e]
-            while run[-1].end + 1 < sent.s1 and lower[run[-1].end] == "/":
-                nxt = next((m for m in measures if m.start == run[-1].end + 1), None)
-                if nxt is None:
-                    break
-                run.append(nxt)
-            if len(run) > 1:
-                runs.append(run)
-        parts = [m for m in re.finditer(r"\d+(?:\.\d+)?(%?)", view.words[k])]
-        runs = [r for r in runs if len(r) == len(parts)]
+    for k in slashed_at:
+        parts = list(re.finditer(r"\d+(?:\.\d+)?(%?)", view.words[k]))
+        runs = [r for r in all_runs if len(r) == len(parts)]
         if not runs:
             continue
+        # of those, the one nearest the figures, before or after them
         run = min(runs, key=lambda r: min(abs(r[0].start - k), abs(k - r[-1].end)))
         benchmark = None
         j = k + 1 + (len(run) * 2 - 1 if run[0].start == k + 1 else 0)
         if j < sent.s1 and lower[j] in {"on", "in"}:
-            m = j + 1
-            while m < sent.s1 and lower[m] in {"the", "a", "an"}:
-                m += 1
-            e = entity_at(ents, after_split(lower, m, sent.s1))
+            e = entity_at(ents, after_split(lower, skip_articles(lower, j + 1, sent.s1), sent.s1))
             benchmark = e.label if e is not None and e.type in DATA else None
         if benchmark is None:
             data = data_for(lower, ents, sent.s0, k)
             benchmark = data.label if data is not None else None
         model, _ = model_before(ents, sent.s0, k, main)
         base = view.idx[k]
+        percent = any(p.group(1) for p in parts) or lower[k + 1 : k + 2] == ["%"]  # "81.3%/95.6%"
         for part, measure in zip(parts, run):
             start = base + part.start()
             number = part.group(0).rstrip("%")
-            percent = any(p.group(1) for p in parts) or lower[k + 1 : k + 2] == ["%"]  # "81.3%/95.6%"
             out.append(ResultSpan(Decimal(number), "%" if percent else None, start, start + len(number), sent.c0,
                                   sent.c1, model, benchmark, measure.label, None, 0.7))
     return out

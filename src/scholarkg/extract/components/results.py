@@ -57,7 +57,7 @@ from ...model import Change, EntityType, Role
 from ..cues import head_type
 from ..doctext import info
 from ..figures import (DECREASE_AFTER, INCREASE_AFTER, after_split, change_of, data_for, from_to, prior_figure,
-                       segment_data, sentence_data)
+                       segment_data, sentence_data, skip_articles)
 from ..figure_words import (AFTER_POINT, BARE_METRICS, BEFORE_VALUE, BOUNDS, CLAUSE_WORDS, COUNT_NOUNS,
                            MEASURE_NOUNS, METRIC_STOP, NEUTRAL_AFTER, NOT_MEASURED, POINT_STOP, SOLVE_VERBS, counted,
                            is_statistic, unnamed_other)
@@ -257,10 +257,7 @@ class ResultFinder:
                     continue
                 break
             if low in {"on", "in"}:
-                k = j + 1
-                while k < s1 and lower[k] in {"the", "a", "an"}:
-                    k += 1
-                k = after_split(lower, k, s1)  # "on the test split of the X dataset"
+                k = after_split(lower, skip_articles(lower, j + 1, s1), s1)  # "on the test split of the X dataset"
                 e = entity_at(ents, k)
                 if e is not None and e.type is EntityType.METRIC and low == "in" and metric is None:
                     metric = e.label  # "a relative improvement of 12% in F1 on SQuAD"
@@ -272,9 +269,7 @@ class ResultFinder:
                     unknown_data = True  # "1.24 bits/char on Hutter Prize": its own data, not one named before
                 break
             if low == "for":
-                k = j + 1
-                while k < s1 and lower[k] in {"the", "a", "an"}:
-                    k += 1
+                k = skip_articles(lower, j + 1, s1)
                 e = entity_at(ents, k)
                 if e is not None and e.type in SYSTEMS and not _generic(e):
                     model = e.label
@@ -284,10 +279,7 @@ class ResultFinder:
             if low == "of" and solved:
                 break
             if low == "of":
-                k = j + 1
-                while k < s1 and lower[k] in {"the", "a", "an"}:
-                    k += 1
-                if unnamed_other(lower, k, s1):
+                if unnamed_other(lower, skip_articles(lower, j + 1, s1), s1):
                     return None  # "from the 56.7 F1 of the previous best system"
                 break
             word = words[j]

@@ -22,15 +22,13 @@ A short form takes the role of its definition when that is stronger.
 
 from __future__ import annotations
 
-import re
-
 from spacy.language import Language
 from spacy.tokens import Doc
 
 from ...model import EntityType, Role
 from ..doctext import info
 from ..cues import head_type
-from ..tokenizer import MODIFIER_SUFFIXES
+from ..tokenizer import SPLIT_MODIFIER
 from .entities import EntityRecord, is_generic, records
 
 __all__ = ["RoleTagger", "sentence_role"]
@@ -74,7 +72,6 @@ _PREPOSITIONS = frozenset({"of", "for", "on", "in", "within", "to", "from", "int
                            "between", "among", "like", "as"})
 _CLAUSE_BREAKS = frozenset({";", "while", "whereas", "but", "although", "though", "however"})
 _SCAN = 14
-_MODIFIER_TOKEN = re.compile(f"-(?:{MODIFIER_SUFFIXES})")
 
 
 _generic = is_generic
@@ -89,7 +86,7 @@ def sentence_role(doc: Doc, r: EntityRecord) -> tuple[Role, float]:
     lower = view.lower
     is_data = r.type in _DATA
     generic = _generic(r)
-    if r.end < len(lower) and _MODIFIER_TOKEN.fullmatch(lower[r.end]):
+    if r.end < len(lower) and SPLIT_MODIFIER.fullmatch(lower[r.end]):
         # "a novel ResNet-like architecture", "a BERT-based tagger": what is proposed builds on X
         return Role.USES, 0.65
     if r.title_subject and r.in_title and r.source not in {"term", "ner"}:
