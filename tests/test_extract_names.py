@@ -147,3 +147,21 @@ def test_a_language_pair_is_no_data_set_but_stays_a_task_where_the_text_says_so(
                                  "Urdu-to-English task.")
     assert not {"Romanian-English", "En-Fi"} & set(got), sorted(got)
     assert got["Urdu-to-English"].type.value == "Task", sorted(got)
+
+
+def test_a_year_after_a_coined_name_makes_an_edition_of_its_own(extract_nlp):
+    got = _mentions(extract_nlp, "We train on the GlioSeg 2021 dataset and report results on TextSpot 2015 and "
+                                 "TextSpot 2017, as at the RoboCup-style FooCamp 2019 challenge.")
+    assert got["GlioSeg 2021"].type.value == "Dataset", sorted(got)
+    assert {"TextSpot 2015", "TextSpot 2017", "FooCamp 2019"} <= set(got), sorted(got)
+    assert not {"GlioSeg", "TextSpot"} & set(got), sorted(got)
+    # a name the gazetteer knows keeps its entry, and a venue stays no entity
+    got = _mentions(extract_nlp, "We fine-tune on the COCO 2017 split; this work appeared at NeurIPS 2020.")
+    assert got["COCO"].label == "MS COCO" and not [t for t in got if "NeurIPS" in t], sorted(got)
+
+
+def test_a_joined_name_written_with_only_its_first_capital_is_still_known(extract_nlp):
+    got = _mentions(extract_nlp, "We evaluate on Pubmed and Imagenet and align senses with Wordnet.")
+    assert {got[t].label for t in ("Pubmed", "Imagenet", "Wordnet")} == {"PubMed", "ImageNet", "WordNet"}, sorted(got)
+    # not when that spelling is an English word: "Frames" is not the FRAMES benchmark
+    assert "Frames" not in _mentions(extract_nlp, "Frames of the video are sampled at random.")

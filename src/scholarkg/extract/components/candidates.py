@@ -18,7 +18,7 @@ from spacy.tokens import Doc, Span, Token
 
 from ...model import EntityType
 from ..cues import FUNCTION_WORDS, NOT_NAMES, head_type
-from ..doctext import Found, info, set_found
+from ..doctext import Found, found, info, set_found
 
 __all__ = ["CandidateFinder", "SPANS_KEY", "is_name_word", "is_name_token", "title_subject"]
 
@@ -31,6 +31,7 @@ _SIZE_LETTERS = frozenset({"K", "k", "M", "B"})
 _VERSION_WORD = re.compile(r"^[vV]\d+(?:\.\d+)*$")
 _DATA_HEADS = frozenset({EntityType.BENCHMARK, EntityType.DATASET})
 _URLISH = re.compile(r"https?://|www\.|\.(com|org|io|net|ai)\b")
+_YEAR = re.compile(r"^(?:19[5-9]|20[0-4])\d$")
 
 
 def _title_case_compound(text: str) -> bool:
@@ -73,6 +74,12 @@ def _name_word(text: str, in_title: bool) -> bool:
 
 def _capitalised(t: str) -> bool:
     return t[:1].isupper() and t.lower() not in FUNCTION_WORDS and t.isalpha()
+
+
+def _known(doc: Doc, start: int, end: int) -> bool:
+    """Whether the gazetteer found a name that ends at ``end`` within ``start:end`` ("COCO" of
+    "COCO 2017" keeps its entry: the gazetteer lists the editions it tells apart)."""
+    return any(f.end == end and f.start >= start for f in found(doc, "gazetteer"))
 
 
 def title_subject(doc: Doc, title_end: int) -> Span | None:
@@ -133,6 +140,8 @@ class CandidateFinder:
                 while end < n and end - start < self.max_words and is_name_word(words[end]):
                     end += 1
                 end = self._data_name_end(words, end, start)
+            if end < n and _YEAR.match(words[end]) and not _known(doc, start, end):
+                end += 1  # "the BraTS 2021 dataset", "ICDAR 2015": an edition is a name of its own
             if (end < n and words[end] in _SIZE_LETTERS and words[end - 1][-1:].isdigit()
                     and view.end_char(end - 1) == view.idx[end]):
                 end += 1  # "ImageNet-5K", "JFT-300M": the size is part of the name

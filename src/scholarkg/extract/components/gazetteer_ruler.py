@@ -2,7 +2,8 @@
 
 Names with an upper-case letter are matched on exact token text (``ORTH``: "GAIA" but not
 "gaia"); all-lower-case names on lower-cased text (``LOWER``: "in-context learning" also in
-"In-Context Learning"). The longest matches win; they are kept as
+"In-Context Learning"). A joined name is also found with only its first letter capitalised
+("Pubmed", "Imagenet", "Wordnet"), unless that spelling is an English word. The longest matches win; they are kept as
 :class:`~scholarkg.extract.doctext.Found` ``(start, end, type, canonical name)`` under ``"gazetteer"``. Model names are left to
 ``scholarkg_model_names``, which also reads the version and size that follow them.
 """
@@ -18,6 +19,7 @@ from spacy.tokens import Doc
 from ...model import EntityType
 from ..doctext import Found, set_found
 from ..gazetteer import Gazetteer, load_gazetteer
+from ..lexicon import is_english
 
 __all__ = ["GazetteerRuler", "SPANS_KEY"]
 
@@ -44,6 +46,19 @@ def _written_lower(entry, name: str) -> bool:
             for w in words) and any(a.isupper() and len(a) >= 2 for a in entry.names))
 
 
+_JOINED = re.compile(r"^[A-Z][a-z]+[A-Z]")
+
+
+def _first_capital_only(name: str) -> str | None:
+    """How prose often writes a joined name: "PubMed" as "Pubmed", "CiteSeer" as "Citeseer".
+    Only for one-word names of five letters or more that begin with a capitalised word part
+    ("PubMed", not "MMLU" or "IoU"), and not when the spelling is an English word ("Frames")."""
+    if len(name) < 5 or not _JOINED.match(name) or not name.isalnum():
+        return None
+    written = name[0] + name[1:].lower()
+    return None if is_english(written) else written
+
+
 class GazetteerRuler:
     """Phrase matching of every known name; keeps the longest non-overlapping matches."""
 
@@ -61,6 +76,9 @@ class GazetteerRuler:
                 scripted = _subscripted(entry, name)
                 if scripted is not None:
                     by_key.setdefault((entry.canonical, scripted == scripted.lower()), []).append(scripted)
+                plain = _first_capital_only(name)
+                if plain is not None and plain not in entry.names:
+                    by_key.setdefault((entry.canonical, False), []).append(plain)
                 if _written_lower(entry, name):
                     # "soft actor-critic", "proximal policy optimization": a method's long form is
                     # written in lower case as often as capitalised
