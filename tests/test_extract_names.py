@@ -48,6 +48,9 @@ def test_names_lose_a_trailing_generic_head(extract_nlp):
 def test_a_dataset_is_never_glued_to_a_task(extract_nlp):
     got = _mentions(extract_nlp, "We report results on SQuAD question answering.")
     assert {"SQuAD", "question answering"} <= set(got) and "SQuAD question answering" not in got
+    # a data name made a modifier ("VerbNet-like") is no data set in front of the task: no "-like classification"
+    got = _mentions(extract_nlp, "The clusters give a basis for a FrameNet-like classification of verbs.")
+    assert "FrameNet-like classification" in got and not [t for t in got if t.startswith("-")], sorted(got)
 
 
 def test_versions_and_variants_stay_whole_and_point_to_their_family(extract_nlp):

@@ -361,7 +361,8 @@ class EntityMerger:
                     continue  # "the MMLU benchmark", "pretrained ResNet models": the name says it all
                 first = taken.get(min(covered))
                 if (first is not None and first.start == c.start and first.type in _DATA_TYPES
-                        and c.type is EntityType.TASK and first.end < c.end):
+                        and c.type is EntityType.TASK and first.end < c.end
+                        and not lower[first.end].startswith("-")):  # "a VerbNet-like classification" stays whole
                     c.start = first.end  # "SQuAD question answering" -> "question answering"
                     c.text = info(doc).text[info(doc).idx[c.start] : info(doc).end_char(c.end - 1)]
                     c.label = c.text if any(ch.isupper() for ch in c.text[1:]) else c.text.lower()
