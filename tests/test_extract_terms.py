@@ -200,3 +200,13 @@ def test_experimental_and_computational_techniques_are_methods(extract_nlp):
                                  "neutron reflectometry and Brillouin light spectroscopy.")
     assert got.get("kinetic lattice simulations") == "Method", got  # not "performed kinetic ..."
     assert got.get("Brillouin light spectroscopy") == "Method", got
+
+
+def test_a_correlation_is_a_measure_only_when_measured(extract_nlp):
+    got = _mentions(extract_nlp, "Doping weakens the stripe correlations and strong orbital correlations of the "
+                                 "lattice, and the pair correlation grows with pressure.")
+    assert not [t for t in got if "correlation" in t], got
+    got = _mentions(extract_nlp, "The new score has a Kendall correlation of 0.58 with fluency ratings, and a "
+                                 "higher correlation with human preferences than ROUGE; their rank correlation is low.")
+    assert {"Kendall correlation", "correlation", "rank correlation"} <= set(got), got
+    assert got["correlation"] == "Metric", got

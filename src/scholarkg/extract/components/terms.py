@@ -242,6 +242,24 @@ def _measured_reward(lower: list[str], start: int, i: int, sent_start: int) -> b
     return any(w[:1].isdigit() or w == "%" for w in lower[max(sent_start, start - 3) : start])
 
 
+# What makes a correlation a measure of a system rather than a phenomenon ("spin correlations",
+# "CDW correlations"): how it is computed, what it is measured against, or a figure.
+_CORRELATION_KINDS = frozenset("""pearson pearson's spearman spearman's kendall kendall's rank average mean
+    human system-level segment-level sentence-level summary-level""".split())
+_CORRELATION_REFERENCES = frozenset("""human humans judgment judgments judgement judgements rating ratings
+    annotation annotations assessments""".split())
+
+
+def _measured_correlation(lower: list[str], start: int, i: int, sent_end: int) -> bool:
+    """"Spearman correlation", "correlation with human judgments", "a correlation of 0.61"."""
+    if any(lower[k] in _CORRELATION_KINDS for k in range(start, i)):
+        return True
+    after = lower[i + 1 : min(sent_end, i + 6)]
+    if after[:1] == ["with"] and _CORRELATION_REFERENCES.intersection(after):
+        return True
+    return any(w[:1].isdigit() for w in after[:3]) or after[:1] in (["coefficient"], ["coefficients"])
+
+
 class TermFinder:
     def __init__(self, max_words: int = 5):
         self.max_words = max_words
@@ -305,6 +323,8 @@ class TermFinder:
                 continue  # "FooLM scores 71.2 on MMLU": a verb
             if head == "time" and start > sent_start and lower[start - 1] in {"at", "in", "of"}:
                 continue  # "at test time", "in real time", "in linear time": when, not a measure
+            if head == "correlation" and not _measured_correlation(lower, start, i, sent_end):
+                continue  # "charge-density-wave correlations", "strong electronic correlations": phenomena
             end = i + 1
             if head == "reward" and not _measured_reward(lower, start, i, sent_start):
                 # "sparse, outcome-based rewards", "a dense reward function": a training signal
