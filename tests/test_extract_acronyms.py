@@ -69,3 +69,9 @@ def test_a_judgement_abbreviated_is_no_definition(extract_nlp):
                                    "holds up. SOTA planners are slow.")
     assert [(s.text, s._.long_form.text) for s in doc._.abbreviations] == [("BLS", "Bounded Lattice Search")]
     assert not {"SOTA", "state-of-the-art"} & {e[0] for e in ents}
+
+
+def test_a_short_form_takes_the_type_of_the_term_its_long_form_is(extract_nlp):
+    _, ents = _ents(extract_nlp, "A title\n\nSurface defect localisation (SDL) in steel strips is hard. Prior "
+                                 "work scaled SDL to video.")
+    assert [e for e in ents if e[0] == "SDL"] == [("SDL", "Task", "Surface defect localisation")] * 2, ents

@@ -210,3 +210,10 @@ def test_a_correlation_is_a_measure_only_when_measured(extract_nlp):
                                  "higher correlation with human preferences than ROUGE; their rank correlation is low.")
     assert {"Kendall correlation", "correlation", "rank correlation"} <= set(got), got
     assert got["correlation"] == "Metric", got
+
+
+def test_a_reporting_verb_begins_no_term(extract_nlp):
+    got = _mentions(extract_nlp, "Earlier work explored graph sampling methods, and a survey revealed active "
+                                 "learning strategies.")
+    assert not [t for t in got if t.split()[0] in {"explored", "revealed", "work", "survey"}], got
+    assert got.get("graph sampling methods") == "Method", got

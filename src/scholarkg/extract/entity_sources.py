@@ -90,6 +90,11 @@ class CandidateSources:
     def from_abbreviations(self, doc: Doc) -> tuple[list[Candidate], dict[str, Candidate]]:
         out: list[Candidate] = []
         defined: dict[str, Candidate] = {}
+        # a long form nothing else types takes the type of the term phrase it is ("Test case
+        # generation (TCG)": a task, as the term finder reads "generation")
+        confidence = doc.user_data.get("scholarkg.term_confidence", {})
+        terms = {(f.start, f.end): (TYPES[f.label], min(0.75, confidence.get((f.start, f.end), 0.5)))
+                 for f in found(doc, "terms")}
         for short in doc._.abbreviations or ():
             long = short._.long_form
             if long is None or short.text in defined or not (long.end <= short.start or short.end <= long.start):
@@ -112,7 +117,7 @@ class CandidateSources:
                 type_, conf, label = entry.type, 0.9, entry.canonical
                 aliases = tuple(dict.fromkeys(a for a in (long_label, short.text) if a != label))
             else:
-                typed = infer_type(doc, short, long_form=long)
+                typed = infer_type(doc, short, long_form=long) or terms.get((long.start, long.end))
                 if typed is None:
                     continue
                 type_, conf = typed

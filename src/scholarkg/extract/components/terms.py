@@ -137,7 +137,8 @@ STOP_MODIFIERS = frozenset(
     enhance facilitate mitigate alleviate accelerate boost measure quantify identify detect
     localize localise recognize recognise optimize optimise exploited incorporated integrated
     utilized utilised conducted constructed implemented formulated involve involves involving published raise
-    raises increase increases decrease decreases hamper hampers spend spends performed carried""".split()
+    raises increase increases decrease decreases hamper hampers spend spends performed carried explored revealed
+    demonstrated suggested indicated assessed validated analyzed analysed showed found""".split()
 )
 # Nouns that say a phrase names a task: "the viewpoint classification task", "the exploration problem"
 ROLE_HEADS = frozenset({"task", "problem", "subtask", "sub-task"})
