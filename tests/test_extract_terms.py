@@ -217,3 +217,13 @@ def test_a_reporting_verb_begins_no_term(extract_nlp):
                                  "learning strategies.")
     assert not [t for t in got if t.split()[0] in {"explored", "revealed", "work", "survey"}], got
     assert got.get("graph sampling methods") == "Method", got
+
+
+def test_approximations_are_methods_and_capitalised_banks_and_atlases_are_data(extract_nlp):
+    got = _mentions(extract_nlp, "We compare the random-phase approximation with a better approximation, using "
+                                 "spectra from the Lunar Mineral Archive and the Coral Reef Atlas.")
+    assert got.get("random-phase approximation") == "Method" and "better approximation" not in got, got
+    assert got.get("Lunar Mineral Archive") == "Dataset" and got.get("Coral Reef Atlas") == "Dataset", got
+    # a lower-case bank, or one capitalised word before it, names no data: an institution
+    got = _mentions(extract_nlp, "The regional bank and the Pacific Bank publish interest rates.")
+    assert not [t for t in got if "ank" in t], got

@@ -55,7 +55,7 @@ TERM_HEADS: dict[str, EntityType] = {
         unit parser tagger generator discriminator detector extractor recognizer solver
         planner search inference initialization initialisation forest process perceptron
         gan rnn cnn lstm gru vae mlp policy adaptation transfer system simulation microscopy spectroscopy
-        magnetometry interferometry""".split(), ME),
+        magnetometry interferometry approximation""".split(), ME),
     **dict.fromkeys(
         """accuracy error precision recall score f1 f-score f-measure auc perplexity iou bleu rouge
         meteor cider measure metric correlation likelihood latency throughput reward rate
@@ -65,6 +65,9 @@ TERM_HEADS: dict[str, EntityType] = {
 # Metric heads that are metrics only as written by their authors ("mAP", "METEOR", "CIDEr"); as
 # ordinary words they name other things ("feature maps", "smooth maps", "meteor showers").
 _ACRONYM_HEADS = frozenset({"map", "meteor", "cider"})
+# Heads of the proper names of data collections, never of plain phrases: "the Protein Data Bank",
+# "the Human Cell Atlas", "the Sequence Read Archive" (but "a central bank", "the World Bank").
+_NAME_DATA_HEADS = frozenset({"bank", "atlas", "archive"})
 # Measures and metrics of mathematics, not of evaluation: "the Haar measure", "invariant
 # measures", "a Kähler metric", "probability measures".
 _MATH_MEASURES = frozenset({"measure", "metric"})
@@ -99,7 +102,7 @@ GENERIC_HEADS = frozenset(
     prediction estimation tuning policy kernel reward adaptation transfer matching ranking
     answering sampling embedding encoder decoder classifier detector generator extractor
     parser tagger solver planner estimator transformer system processing vision cost complexity speed
-    time""".split()
+    time approximation""".split()
 )
 # Words that never start or continue a term.
 STOP_MODIFIERS = frozenset(
@@ -138,7 +141,7 @@ STOP_MODIFIERS = frozenset(
     localize localise recognize recognise optimize optimise exploited incorporated integrated
     utilized utilised conducted constructed implemented formulated involve involves involving published raise
     raises increase increases decrease decreases hamper hampers spend spends performed carried explored revealed
-    demonstrated suggested indicated assessed validated analyzed analysed showed found""".split()
+    demonstrated suggested indicated assessed validated analyzed analysed showed found publish publishes""".split()
 )
 # Nouns that say a phrase names a task: "the viewpoint classification task", "the exploration problem"
 ROLE_HEADS = frozenset({"task", "problem", "subtask", "sub-task"})
@@ -297,6 +300,9 @@ class TermFinder:
                 self._role_head(view, i, spans, roles)
                 continue
             type_ = TERM_HEADS.get(head)
+            if type_ is None and lower[i] in _NAME_DATA_HEADS and text.istitle():
+                self._data_name(view, i, spans)
+                continue
             if type_ is None or (head in _ACRONYM_HEADS and not any(c.isupper() for c in text[1:])):
                 continue
             sent_start, sent_end = view.sent_bounds(i)
@@ -336,6 +342,12 @@ class TermFinder:
         set_found(doc, SPANS_KEY, self._title_only(view, spans))
         doc.user_data[ROLES_KEY] = roles
         return doc
+
+    def _data_name(self, view, i: int, spans: list[Found]) -> None:
+        """A data collection named by two or more capitalised words and its head ("Protein Data Bank")."""
+        start = self._left_edge(view, i, view.sent_bounds(i)[0])
+        if i - start >= 2 and all(view.words[k].istitle() for k in range(start, i)):
+            spans.append(Found(start, i + 1, D.value, False))
 
     def _role_head(self, view, i: int, spans: list[Found], roles: dict[tuple[int, int], int]) -> None:
         """ "the viewpoint classification task", "the exploration problem": the words before the
