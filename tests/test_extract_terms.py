@@ -227,3 +227,13 @@ def test_approximations_are_methods_and_capitalised_banks_and_atlases_are_data(e
     # a lower-case bank, or one capitalised word before it, names no data: an institution
     got = _mentions(extract_nlp, "The regional bank and the Pacific Bank publish interest rates.")
     assert not [t for t in got if "ank" in t], got
+
+
+def test_a_capitalised_survey_names_data_and_a_tool_head_types_a_name(extract_nlp):
+    got = _mentions(extract_nlp, "We combine the Northern Lake Fish Survey with logs from our fuzzer, GrubFuzz.")
+    assert got.get("Northern Lake Fish Survey") == "Dataset" and got.get("GrubFuzz") == "Method", got
+    ex = extract(Record(id="f", title="A study", abstract="Bugs were found by our fuzzer, GrubFuzz."), extract_nlp)
+    assert [m.confidence > 0.5 for m in ex.mentions if m.text == "GrubFuzz"] == [True]  # typed by its head, not a guess
+    ex = extract(Record(id="s", title="Deep Models of Lakes: A Comprehensive Survey", abstract="We review them."),
+                 extract_nlp)
+    assert not [m.text for m in ex.mentions if "Survey" in m.text]

@@ -49,7 +49,8 @@ HEAD_TYPES: dict[str, EntityType] = {
         "toolkit library platform heuristic formulation layer operator search "
         "optimization learning training tuning distillation prompting decoding "
         "sampling alignment sequencing assay microscopy spectroscopy tomography chromatography "
-        "cytometry magnetometry interferometry simulation".split(), ME),
+        "cytometry magnetometry interferometry simulation fuzzer compiler checker analyzer analyser debugger "
+        "profiler simulator emulator scheduler interpreter".split(), ME),
     **dict.fromkeys("metric measure score criterion indicator".split(), MT),
     **dict.fromkeys("task problem".split(), T),
     # "AdaMax, a variant of Adam": variants and extensions are usually of methods

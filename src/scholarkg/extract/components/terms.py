@@ -66,8 +66,9 @@ TERM_HEADS: dict[str, EntityType] = {
 # ordinary words they name other things ("feature maps", "smooth maps", "meteor showers").
 _ACRONYM_HEADS = frozenset({"map", "meteor", "cider"})
 # Heads of the proper names of data collections, never of plain phrases: "the Protein Data Bank",
-# "the Human Cell Atlas", "the Sequence Read Archive" (but "a central bank", "the World Bank").
-_NAME_DATA_HEADS = frozenset({"bank", "atlas", "archive"})
+# "the Human Cell Atlas", "the Sloan Digital Sky Survey" (but "a central bank", "the World Bank",
+# and a title's "A Comprehensive Survey").
+_NAME_DATA_HEADS = frozenset({"bank", "atlas", "archive", "survey", "census", "registry"})
 # Measures and metrics of mathematics, not of evaluation: "the Haar measure", "invariant
 # measures", "a Kähler metric", "probability measures".
 _MATH_MEASURES = frozenset({"measure", "metric"})
@@ -300,7 +301,8 @@ class TermFinder:
                 self._role_head(view, i, spans, roles)
                 continue
             type_ = TERM_HEADS.get(head)
-            if type_ is None and lower[i] in _NAME_DATA_HEADS and text.istitle():
+            if (type_ is None and lower[i] in _NAME_DATA_HEADS and text.istitle()
+                    and view.idx[i] >= view.title_end):
                 self._data_name(view, i, spans)
                 continue
             if type_ is None or (head in _ACRONYM_HEADS and not any(c.isupper() for c in text[1:])):
