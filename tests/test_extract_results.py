@@ -409,3 +409,13 @@ def test_a_bracketed_comparison_gives_the_first_figure_to_the_subject(extract_nl
                                    "full fine-tuning of RoBERTa-large (88.9 vs. 89.1 average score).")
     assert got == [("LoRA-Drop", "GLUE", "average score", Decimal("88.9"), None),
                    ("RoBERTa-large", "GLUE", "average score", Decimal("89.1"), None)]
+
+
+def test_the_system_that_scores_a_figure_is_its_model_wherever_its_clause_begins(extract_nlp):
+    got, _ = _results(extract_nlp, "Trained for a day, PebbleLM scores 61.7 on HellaSwag and 39.2 on ARC.")
+    assert got == [("PebbleLM", "HellaSwag", None, Decimal("61.7"), None),
+                   ("PebbleLM", "ARC", None, Decimal("39.2"), None)], got
+    # a coined name with nothing else to type it is a system when it scores
+    got, ex = _results(extract_nlp, "Kestrel2 scores 61.7 on HellaSwag.")
+    assert got == [("Kestrel2", "HellaSwag", None, Decimal("61.7"), None)], got
+    assert [m.type.value for m in ex.mentions if m.text == "Kestrel2"] == ["Method"]

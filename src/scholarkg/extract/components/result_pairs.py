@@ -78,7 +78,12 @@ def value_tokens(doc: Doc, sent: Sentence, v: Value) -> tuple[int, int] | None:
     return None if span is None else (span.start, span.end)
 
 
-def model_before(ents: list[EntityRecord], s0: int, first: int, main: EntityRecord | None):
+# Verbs whose subject is the system a figure after them belongs to ("With 7B parameters, X scores 68.3").
+_SUBJECT_VERBS = frozenset("""achieves achieved attains attained scores scored obtains obtained reaches reached
+    yields gets records sets establishes""".split())
+
+
+def model_before(ents: list[EntityRecord], s0: int, first: int, main: EntityRecord | None, lower: list[str]):
     """The system the value belongs to, and the baseline it was compared with."""
     systems = [e for e in ents if e.type in SYSTEMS and e.end <= first and not _generic(e)]
     baseline = None
@@ -89,7 +94,7 @@ def model_before(ents: list[EntityRecord], s0: int, first: int, main: EntityReco
             continue
         if e.role is Role.INTRODUCES or e.type is EntityType.MODEL:
             subject = e
-        elif subject is None and e.start == s0:
+        elif subject is None and (e.start == s0 or lower[e.end] in _SUBJECT_VERBS):
             subject = e
     if subject is None and systems and systems[0].start <= s0 + 1 and systems[0].role is not Role.COMPARES_WITH:
         subject = systems[0]
@@ -128,7 +133,7 @@ def respectively(doc: Doc, view, sent: Sentence, main: EntityRecord | None) -> l
     metric = metric.label if metric is not None else None
     out = []
     for (v, (first, last)), e in zip(spots, data):
-        model, _ = model_before(sent.ents, sent.s0, first, main)
+        model, _ = model_before(sent.ents, sent.s0, first, main, view.lower)
         # "+4.37%, +1.6% and +2.46% improvement on A, B and C, respectively": changes
         change = change_of(view, sent.s0, sent.s1, v, first, last, lower[first - 1] if first > sent.s0 else "")
         out.append(ResultSpan(abs(v.value) if change else v.value, v.unit, sent.c0 + v.start, sent.c0 + v.end,
@@ -145,7 +150,7 @@ def _measures_respectively(view, sent: Sentence, spots, data, main) -> list[Resu
     bench = data[0].label if len({e.label for e in data}) == 1 else None
     out = []
     for (v, (first, _)), e in zip(spots, measures):
-        model, _ = model_before(sent.ents, sent.s0, first, main)
+        model, _ = model_before(sent.ents, sent.s0, first, main, view.lower)
         out.append(ResultSpan(v.value, v.unit, sent.c0 + v.start, sent.c0 + v.end, sent.c0, sent.c1, model,
                               bench, e.label, None, 0.7))
     return out
@@ -183,7 +188,7 @@ def slashed(view, sent: Sentence, main: EntityRecord | None) -> list[ResultSpan]
         if benchmark is None:
             data = data_for(lower, ents, sent.s0, k)
             benchmark = data.label if data is not None else None
-        model, _ = model_before(ents, sent.s0, k, main)
+        model, _ = model_before(ents, sent.s0, k, main, lower)
         base = view.idx[k]
         percent = any(p.group(1) for p in parts) or lower[k + 1 : k + 2] == ["%"]  # "81.3%/95.6%"
         for part, measure in zip(parts, run):
@@ -233,7 +238,7 @@ def factors(view, sent: Sentence, main: EntityRecord | None) -> list[ResultSpan]
         metric = after.label if after is not None and after.type is EntityType.METRIC else None
         if metric is None and k + 1 < sent.s1 and lower[k + 1] in MEASURE_NOUNS:
             metric = lower[k + 1]  # "2.3x higher throughput"
-        model, baseline = model_before(ents, sent.s0, first, main)
+        model, baseline = model_before(ents, sent.s0, first, main, lower)
         # "... than vLLM", "... over FlashAttention": the system named right after the comparison
         j = k + 1
         while j < sent.s1 and j - k <= 3 and lower[j] not in {"than", "over", ",", ";"}:

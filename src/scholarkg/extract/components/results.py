@@ -361,7 +361,7 @@ class ResultFinder:
         if benchmark is None and metric is None:
             return None
         if model is None:
-            model, _ = model_before(ents, s0, first, main)
+            model, _ = model_before(ents, s0, first, main, lower)
         return ResultSpan(v.value, v.unit, sent.c0 + v.start, sent.c0 + v.end, sent.c0, sent.c1, model, benchmark,
                           metric, None, round(confidence, 3))
 
@@ -370,7 +370,7 @@ class ResultFinder:
         lower = view.lower
         ents = sent.ents
         s0 = sent.s0
-        subject, baseline = model_before(ents, s0, first, main)
+        subject, baseline = model_before(ents, s0, first, main, lower)
         model = model or subject
         if baseline is None:
             # "over FRONT", "than X", "compared to X" anywhere in the sentence
