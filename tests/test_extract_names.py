@@ -168,3 +168,12 @@ def test_a_joined_name_written_with_only_its_first_capital_is_still_known(extrac
     assert {got[t].label for t in ("Pubmed", "Imagenet", "Wordnet")} == {"PubMed", "ImageNet", "WordNet"}, sorted(got)
     # not when that spelling is an English word: "Frames" is not the FRAMES benchmark
     assert "Frames" not in _mentions(extract_nlp, "Frames of the video are sampled at random.")
+
+
+def test_a_word_no_english_text_uses_joins_the_name_after_it_in_a_title_or_at_a_sentence_start(extract_nlp):
+    ex = extract(Record(id="t", title="Zhiyuan MindLoop Technical Report",
+                        abstract="We present Zhiyuan MindLoop, an agent. Zhiyuan MindLoop, with 8B parameters, is fast. "
+                                 "Pretrained MindLoop variants follow. Monolingual MindLoop ablations do too."), extract_nlp)
+    names = [m.text for m in ex.mentions if "MindLoop" in m.text]
+    assert names[:3] == ["Zhiyuan MindLoop"] * 3, names
+    assert not [n for n in names if n.startswith(("Pretrained", "Monolingual"))], names

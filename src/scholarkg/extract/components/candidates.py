@@ -19,6 +19,7 @@ from spacy.tokens import Doc, Span, Token
 from ...model import EntityType
 from ..cues import FUNCTION_WORDS, NOT_NAMES, head_type
 from ..doctext import Found, found, info, set_found
+from ..lexicon import zipf
 
 __all__ = ["CandidateFinder", "SPANS_KEY", "is_name_word", "is_name_token", "title_subject"]
 
@@ -70,6 +71,15 @@ def _name_word(text: str, in_title: bool) -> bool:
     if _HAS_INNER_CAP.search(text):
         return True
     return bool(_HAS_DIGIT_AND_LETTER.match(text)) and text[0].isalpha() and not text[0].islower()
+
+
+_ADJECTIVE_ENDING = re.compile(r"(?:ed|al|ive|ic|ous|ing|ary|able|ible)$")
+
+
+def _unknown_word(t: str) -> bool:
+    """A word English text (nearly) never uses and not shaped like an adjective: "Tongyi", "Qwen",
+    not "Pretrained" or "Monolingual"."""
+    return zipf(t) < 1.5 and not _ADJECTIVE_ENDING.search(t.lower())
 
 
 def _capitalised(t: str) -> bool:
@@ -131,11 +141,17 @@ class CandidateFinder:
                 i += 1
                 continue
             start, end = i, i + 1
-            if not in_title:
+            if in_title:
+                # a title capitalises every word, so only a word no English text uses joins the
+                # name: "Tongyi DeepResearch Technical Report"
+                while (start > 0 and i - start < self.max_words - 1 and _capitalised(words[start - 1])
+                       and _unknown_word(words[start - 1]) and view.idx[start - 1] < title_end):
+                    start -= 1
+            else:
                 sent_start = view.sent_bounds(i)[0]
                 while start > sent_start and i - start < self.max_words - 1:
-                    if not _capitalised(words[start - 1]) or start - 1 == sent_start:
-                        break
+                    if not _capitalised(words[start - 1]) or (start - 1 == sent_start and not _unknown_word(words[start - 1])):
+                        break  # a sentence's first word joins only when no English text uses it ("Tongyi")
                     start -= 1
                 while end < n and end - start < self.max_words and is_name_word(words[end]):
                     end += 1
