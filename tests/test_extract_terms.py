@@ -237,3 +237,11 @@ def test_a_capitalised_survey_names_data_and_a_tool_head_types_a_name(extract_nl
     ex = extract(Record(id="s", title="Deep Models of Lakes: A Comprehensive Survey", abstract="We review them."),
                  extract_nlp)
     assert not [m.text for m in ex.mentions if "Survey" in m.text]
+
+
+def test_sequencing_and_assays_head_methods_and_ratios_head_metrics(extract_nlp):
+    got = _mentions(extract_nlp, "We ran whole-exome sequencing and a luciferase reporter assay; the signal-to-clutter "
+                                 "ratio rose, though the calculated on-off ratio and a high ratio did not.")
+    assert got.get("whole-exome sequencing") == "Method" and got.get("luciferase reporter assay") == "Method", got
+    assert got.get("signal-to-clutter ratio") == "Metric", got
+    assert not [t for t in got if t.startswith(("calculated", "high"))] and "on-off ratio" in got, got

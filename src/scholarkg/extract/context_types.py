@@ -267,7 +267,7 @@ def keep_untyped(doc: Doc, cands: list[Candidate]) -> None:
     when it looks coined (:func:`looks_coined`) and stands in prose."""
     view = info(doc)
     for c in cands:
-        if c.type is not None or c.source != "name":
+        if c.type is not None or c.source != "name" or c.extra.get("listed"):
             continue
         if c.end - c.start != 1 and not (c.end - c.start == 2 and VERSIONED.search(c.text)):
             continue  # one coined word, or a word and its version ("Seurat v3")

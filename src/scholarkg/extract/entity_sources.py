@@ -177,6 +177,8 @@ class CandidateSources:
                     typed = (TYPES[learned.label], min(0.6, prob))
             cand = Candidate(span.start, span.end, typed[0] if typed else None, text,
                          "title" if title else "name", typed[1] if typed else 0.5, title_subject=title)
+            if f.label == "LISTED":
+                cand.extra["listed"] = True  # a name only if the list types it: never kept untyped
             out.append(cand)
         return out
 

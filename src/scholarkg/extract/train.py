@@ -62,7 +62,7 @@ def build_instances(sentences, nlp) -> tuple[list[list[str]], list[str], list[in
         words = [t.text for t in doc]
         seen: set[tuple[int, int]] = set()
         spans = [(doc[f.start : f.end], f.label) for f in found(doc, "terms")]
-        spans += [(doc[f.start : f.end], "name") for f in found(doc, "candidates") if f.label != "TITLE"]
+        spans += [(doc[f.start : f.end], "name") for f in found(doc, "candidates") if not f.label]
         for span, rule in spans:
             label = _label(span.start_char, span.end_char, sentence)
             if label is None or (span.start, span.end) in seen:

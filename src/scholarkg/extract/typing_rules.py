@@ -48,6 +48,7 @@ _EVAL_WORDS = frozenset(
 _TRAIN_WORDS = frozenset("""trained train training pre-trained pretrained pretraining pre-training fine-tuned finetuned
     fine-tuning learned collected sampled drawn images sentences examples samples videos documents
     annotated -trained -tuned""".split())
+_TUNED = frozenset("""fine-tune fine-tuned fine-tunes finetune finetuned finetunes""".split())  # see frame_type
 _DATA_VERBS = frozenset("""contains contain containing consists consisting comprises comprising""".split())
 _SYSTEM_VERBS = frozenset("""outperforms outperformed achieves achieved attains learns predicts generates
     produces surpasses beats improves reduces exploits leverages adapts employs combines encodes
@@ -181,6 +182,11 @@ def frame_type(doc: Doc, span: Span) -> EntityType | None:
     prev = lower[span.start - 1] if span.start > sent_start else ""
     if prev in _COMPARE_LEFT:
         return EntityType.METHOD
+    verb, tuned = span.start - 1, prev  # "fine-tuned", or "fine" "-tuned" as the tokenizer splits it
+    if prev in {"-tune", "-tuned", "-tunes"} and verb - 1 >= sent_start and lower[verb - 1] == "fine":
+        verb, tuned = verb - 1, "fine" + prev
+    if tuned in _TUNED and (verb - 1 < sent_start or lower[verb - 1] in {"we", "then", "and", "also", ","}):
+        return EntityType.MODEL  # "we fine-tuned ESM-2 on ...": what is fine-tuned is a trained model
     nxt = lower[span.end] if span.end < sent_end else ""
     if nxt in _DATA_VERBS and (nxt not in {"consists", "consisting"} or lower[span.end + 1 : span.end + 2] == ["of"]):
         return EntityType.DATASET  # "X contains 10k images", "X consists of ..."

@@ -4,8 +4,9 @@
 DeepResearch", "Mirothinker-v1.0": a token with an inner capital, two or more capitals, or
 letters mixed with digits is a name; capitalised words right before it join it. The subject
 of a title ("HarnessDev: Can LLMs ...") is a candidate too. Spans go to
-``"candidates"`` (:class:`~scholarkg.extract.doctext.Found`, label ``""``, or ``"TITLE"`` for
-the title's subject): the entity component types them.
+``"candidates"`` (:class:`~scholarkg.extract.doctext.Found`, label ``""``, ``"TITLE"`` for
+the title's subject, or ``"LISTED"`` for a word that is a name only by the names listed with it):
+the entity component types them.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from ..lexicon import zipf
 __all__ = ["CandidateFinder", "SPANS_KEY", "is_name_word", "is_name_token", "title_subject"]
 
 SPANS_KEY = "candidates"
+LISTED = "LISTED"  # the label of a word that is a name only by the names listed with it
 _HAS_INNER_CAP = re.compile(r".[A-Z]")
 _HAS_DIGIT_AND_LETTER = re.compile(r"(?=.*\d)(?=.*[A-Za-z])")
 _NUMBERISH = re.compile(r"^[\d.,%x×]+[A-Za-z]?$|^\d+(?:\.\d+)?[KkMmBbTt]$|^\d+(st|nd|rd|th|D|d)$")
@@ -73,6 +75,7 @@ def _name_word(text: str, in_title: bool) -> bool:
     return bool(_HAS_DIGIT_AND_LETTER.match(text)) and text[0].isalpha() and not text[0].islower()
 
 
+_LIST_JOINERS = frozenset({",", "and", "or"})
 _ADJECTIVE_ENDING = re.compile(r"(?:ed|al|ive|ic|ous|ing|ary|able|ible)$")
 
 
@@ -123,6 +126,25 @@ class CandidateFinder:
             return k
         return end
 
+    @staticmethod
+    def _listed_with_names(view, spans: list[Found]) -> list[Found]:
+        """A capitalised word no English text uses, listed right beside a coined name: "outperforming
+        EVE and Tranception", "Scanpy, scVI and Harmonix". Alone it could be anyone's surname; in a
+        list of names it is one of them (the list then types it)."""
+        words, lower = view.words, view.lower
+        starts = {f.start for f in spans}
+        ends = {f.end for f in spans}
+        out = []
+        for i, word in enumerate(words):
+            if (len(word) < 3 or not _capitalised(word) or view.is_sent_start(i) or view.idx[i] < view.title_end
+                    or i in starts or not _unknown_word(word)):
+                continue
+            before = i - 1 if i >= 1 and lower[i - 1] in _LIST_JOINERS else None
+            after = i + 1 if i + 1 < len(words) and lower[i + 1] in _LIST_JOINERS else None
+            if (before is not None and before in ends) or (after is not None and after + 1 in starts):
+                out.append(Found(i, i + 1, LISTED))
+        return out
+
     def __call__(self, doc: Doc) -> Doc:
         spans: list[Found] = []
         view = info(doc)
@@ -163,6 +185,7 @@ class CandidateFinder:
                 end += 1  # "ImageNet-5K", "JFT-300M": the size is part of the name
             spans.append(Found(start, end, ""))
             i = end
+        spans += self._listed_with_names(view, spans)
         subject = title_subject(doc, title_end)
         if subject is not None:
             spans.append(Found(subject.start, subject.end, "TITLE"))

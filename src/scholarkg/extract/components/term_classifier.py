@@ -45,7 +45,7 @@ class TermClassifierComponent:
         known = {(g.start, g.end) for g in found(doc, "gazetteer")}
         jobs: list[tuple[str, Found]] = [("terms", s) for s in found(doc, "terms") if (s.start, s.end) not in known]
         if self.type_names:
-            jobs += [("names", s) for s in found(doc, "candidates") if s.label != "TITLE"]
+            jobs += [("names", s) for s in found(doc, "candidates") if not s.label]
         view = info(doc)
         feats = []
         for kind, span in jobs:

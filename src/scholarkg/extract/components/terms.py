@@ -55,11 +55,12 @@ TERM_HEADS: dict[str, EntityType] = {
         unit parser tagger generator discriminator detector extractor recognizer solver
         planner search inference initialization initialisation forest process perceptron
         gan rnn cnn lstm gru vae mlp policy adaptation transfer system simulation microscopy spectroscopy
-        magnetometry interferometry approximation""".split(), ME),
+        magnetometry interferometry approximation sequencing assay tomography chromatography
+        cytometry""".split(), ME),
     **dict.fromkeys(
         """accuracy error precision recall score f1 f-score f-measure auc perplexity iou bleu rouge
         meteor cider measure metric correlation likelihood latency throughput reward rate
-        psnr ssim fid map cost complexity speed time coverage""".split(), MT),
+        psnr ssim fid map cost complexity speed time coverage ratio""".split(), MT),
     **dict.fromkeys("dataset data-set corpus corpora benchmark treebank database catalog catalogue".split(), D),
 }
 # Metric heads that are metrics only as written by their authors ("mAP", "METEOR", "CIDEr"); as
@@ -103,7 +104,7 @@ GENERIC_HEADS = frozenset(
     prediction estimation tuning policy kernel reward adaptation transfer matching ranking
     answering sampling embedding encoder decoder classifier detector generator extractor
     parser tagger solver planner estimator transformer system processing vision cost complexity speed
-    time approximation""".split()
+    time approximation ratio""".split()
 )
 # Words that never start or continue a term.
 STOP_MODIFIERS = frozenset(
@@ -142,7 +143,8 @@ STOP_MODIFIERS = frozenset(
     localize localise recognize recognise optimize optimise exploited incorporated integrated
     utilized utilised conducted constructed implemented formulated involve involves involving published raise
     raises increase increases decrease decreases hamper hampers spend spends performed carried explored revealed
-    demonstrated suggested indicated assessed validated analyzed analysed showed found publish publishes""".split()
+    demonstrated suggested indicated assessed validated analyzed analysed showed found publish publishes
+    calculated""".split()
 )
 # Nouns that say a phrase names a task: "the viewpoint classification task", "the exploration problem"
 ROLE_HEADS = frozenset({"task", "problem", "subtask", "sub-task"})
