@@ -419,3 +419,11 @@ def test_the_system_that_scores_a_figure_is_its_model_wherever_its_clause_begins
     got, ex = _results(extract_nlp, "Kestrel2 scores 61.7 on HellaSwag.")
     assert got == [("Kestrel2", "HellaSwag", None, Decimal("61.7"), None)], got
     assert [m.type.value for m in ex.mentions if m.text == "Kestrel2"] == ["Method"]
+
+
+def test_a_figure_takes_its_measure_as_fully_as_the_text_names_it(extract_nlp):
+    got, _ = _results(extract_nlp, "On the FooNews data, our summarizer reaches a ROUGE-L recall of 41.3 and a "
+                                   "FooQA accuracy of 77.0.")
+    assert ("FooNews", "ROUGE-L recall", Decimal("41.3")) in [(b, m, v) for _, b, m, v, _ in got], got
+    # a measure written with a data name keeps to the measure: "FooQA accuracy" is accuracy on FooQA
+    assert [m for _, _, m, v, _ in got if v == Decimal("77.0")] == ["accuracy"], got

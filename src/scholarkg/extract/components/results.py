@@ -49,6 +49,8 @@ model or method.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from dataclasses import replace
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -117,6 +119,8 @@ class ResultFinder:
                 r = self._result(doc, view, sent, v, main, previous_metric, just_before)
                 if r is None and previous is not None:
                     r = versus(doc, view, sent, v, previous)
+                if r is not None and r.metric is not None:
+                    r = _widest_measure(r, sent, view.idx)
                 just_before = r
                 if r is not None:
                     found.append(r)
@@ -393,6 +397,23 @@ class ResultFinder:
                           metric, baseline, 0.7 if benchmark else 0.6, change)
 
     # -- "82.1, 45.3 and 67.0 on A, B and C, respectively" --------------------------------------
+def _widest_measure(r: ResultSpan, sent: Sentence, idx: list[int]) -> ResultSpan:
+    """The measure a figure is given in, as fully as the text names it: "ROUGE-2 recall" rather
+    than the "recall" inside it, "average full pass rate" rather than "pass rate"."""
+    first = bisect_left(idx, r.start)
+    named = [e for e in sent.ents if e.type is EntityType.METRIC and e.label == r.metric]
+    if not named:
+        return r
+    inner = min(named, key=lambda e: min(abs(e.start - first), abs(e.end - first)))
+    data = [e for e in sent.ents if e.type in DATA]
+    wider = [e for e in sent.ents if e.type is EntityType.METRIC and e.start <= inner.start and inner.end <= e.end
+             and (e.start, e.end) != (inner.start, inner.end)
+             and not any(e.start <= d.start and d.end <= e.end for d in data)]  # not "MultiNLI accuracy"
+    if not wider:
+        return r
+    return replace(r, metric=max(wider, key=lambda e: e.end - e.start).label)
+
+
 @Language.factory("scholarkg_results")
 def make_results(nlp: Language, name: str) -> ResultFinder:
     return ResultFinder()

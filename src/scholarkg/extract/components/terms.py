@@ -116,7 +116,7 @@ STOP_MODIFIERS = frozenset(
     state-of-the-art sota first second third two three four five one single multiple
     respective corresponding resulting underlying baseline baselines following above below
     each every all both any some no few its their our his her your this that these those
-    challenging difficult hard easy fast faster slow improved better-performing superior
+    challenging difficult hard easy meaningful fast faster slow improved better-performing superior
     remarkable impressive promising successful widely well commonly extensive comprehensive
     fundamental important crucial essential only also very without within across among
     using based via like unlike compared reported achieved obtained used called named shown
