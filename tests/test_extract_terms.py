@@ -245,3 +245,11 @@ def test_sequencing_and_assays_head_methods_and_ratios_head_metrics(extract_nlp)
     assert got.get("whole-exome sequencing") == "Method" and got.get("luciferase reporter assay") == "Method", got
     assert got.get("signal-to-clutter ratio") == "Metric", got
     assert not [t for t in got if t.startswith(("calculated", "high"))] and "on-off ratio" in got, got
+
+
+def test_a_system_is_a_method_only_when_it_is_a_kind_of_processor(extract_nlp):
+    got = _mentions(extract_nlp, "We observe eclipsing binary systems and test embedded software systems; "
+                                 "the angular momentum of the disc grows.")
+    assert not [t for t in got if "system" in t or "momentum" in t], got
+    got = _mentions(extract_nlp, "We compare caption retrieval systems, statistical systems and dialogue systems.")
+    assert {"caption retrieval systems", "statistical systems", "dialogue systems"} <= set(got), got

@@ -267,6 +267,18 @@ def _measured_correlation(lower: list[str], start: int, i: int, sent_end: int) -
     return any(w[:1].isdigit() for w in after[:3]) or after[:1] in (["coefficient"], ["coefficients"])
 
 
+# What a system is, when it is a method of its own: for a task ("translation systems"), named by an
+# acronym or name ("SMT system", "BERT-based system"), or one of these kinds.
+_SYSTEM_KINDS = frozenset("""recommender recommendation dialogue dialog expert multi-agent agent agentic tutoring
+    conversational question-answering speech language reading planning transition intelligent supervised
+    unsupervised semi-supervised neural statistical hybrid""".split())
+
+
+def _system_of_kind(word: str, low: str) -> bool:
+    return (TERM_HEADS.get(singular(low)) is not None or low in _SYSTEM_KINDS or low.endswith("-based")
+            or any(c.isupper() for c in word[1:]) or (word.isupper() and len(word) > 1))
+
+
 class TermFinder:
     def __init__(self, max_words: int = 5):
         self.max_words = max_words
@@ -324,6 +336,8 @@ class TermFinder:
                 #           concept on its own; known ones ("summarization") come from the gazetteer
             if type_ is T and head != lower[i] and not (i + 1 < sent_end and singular(lower[i + 1]) in ROLE_HEADS):
                 continue  # "perfect matchings", "the predicted segmentations": things a task yields
+            if head == "system" and i > start and not _system_of_kind(words[i - 1], lower[i - 1]):
+                continue  # "binary systems", "embedded systems", "web systems": things studied, not methods
             if start == i and head in _MEASURED_HEADS:
                 continue  # "broader coverage": a coverage is a measure once it says of what ("branch coverage")
             if type_ is MT and _not_a_score(words, lower, start, i, head):
