@@ -253,3 +253,8 @@ def test_a_system_is_a_method_only_when_it_is_a_kind_of_processor(extract_nlp):
     assert not [t for t in got if "system" in t or "momentum" in t], got
     got = _mentions(extract_nlp, "We compare caption retrieval systems, statistical systems and dialogue systems.")
     assert {"caption retrieval systems", "statistical systems", "dialogue systems"} <= set(got), got
+
+
+def test_a_bare_ensemble_is_no_method_but_ensembling_is(extract_nlp):
+    got = _mentions(extract_nlp, "An ensemble of five taggers helps, and ensembling helps more.")
+    assert "ensemble" not in got and got.get("ensembling") == "Method", got
