@@ -258,3 +258,9 @@ def test_a_system_is_a_method_only_when_it_is_a_kind_of_processor(extract_nlp):
 def test_a_bare_ensemble_is_no_method_but_ensembling_is(extract_nlp):
     got = _mentions(extract_nlp, "An ensemble of five taggers helps, and ensembling helps more.")
     assert "ensemble" not in got and got.get("ensembling") == "Method", got
+
+
+def test_kinds_of_scaling_are_methods(extract_nlp):
+    got = _mentions(extract_nlp, "We contrast curriculum scaling with verifier scaling, and scaling alone.")
+    assert got.get("curriculum scaling") == "Method" and got.get("verifier scaling") == "Method", got
+    assert "scaling" not in got, got

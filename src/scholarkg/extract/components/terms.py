@@ -56,7 +56,7 @@ TERM_HEADS: dict[str, EntityType] = {
         planner search inference initialization initialisation forest process perceptron
         gan rnn cnn lstm gru vae mlp policy adaptation transfer system simulation microscopy spectroscopy
         magnetometry interferometry approximation sequencing assay tomography chromatography
-        cytometry""".split(), ME),
+        cytometry scaling""".split(), ME),
     **dict.fromkeys(
         """accuracy error precision recall score f1 f-score f-measure auc perplexity iou bleu rouge
         meteor cider measure metric correlation likelihood latency throughput reward rate
@@ -104,7 +104,7 @@ GENERIC_HEADS = frozenset(
     prediction estimation tuning policy kernel reward adaptation transfer matching ranking
     answering sampling embedding encoder decoder classifier detector generator extractor
     parser tagger solver planner estimator transformer system processing vision cost complexity speed
-    time approximation ratio""".split()
+    time approximation ratio scaling""".split()
 )
 # Words that never start or continue a term.
 STOP_MODIFIERS = frozenset(
