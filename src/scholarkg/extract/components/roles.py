@@ -11,7 +11,8 @@ Rules over the sentence of each mention:
   "baselines such as X", "unlike X").
 - **evaluatesOn**: a benchmark or dataset in a sentence about experiments or scores, or after
   "on"/"across".
-- **uses**: X follows a use cue ("using X", "via X", "based on X", "with X", "fine-tune X"), or
+- **uses**: X follows a use cue ("using X", "via X", "based on X", "with X", "fine-tune X", "a
+  detector built on X", "builds upon X"), or
   modifies what is named ("a ResNet-like encoder", "a BERT-based reranker").
 - otherwise **mentions**.
 
@@ -62,6 +63,7 @@ _EVAL = frozenset(
 )
 _TRAINED = frozenset("""trained train training pre-trained pretrained pretraining pre-training fine-tuned
     finetuned fine-tuning -trained -tuned learned""".split())
+_BUILT = frozenset("""built builds build building based relies rely relying draws draw drawing""".split())
 _PRIOR = frozenset({"previous", "prior", "existing", "earlier", "conventional", "traditional", "standard", "popular", "prevailing"})
 _DATA = (EntityType.BENCHMARK, EntityType.DATASET)
 
@@ -118,6 +120,8 @@ def sentence_role(doc: Doc, r: EntityRecord) -> tuple[Role, float]:
             ):
                 return Role.INTRODUCES, 0.85 if steps <= 5 else 0.7
             blocked_intro = True
+        elif low in {"on", "upon"} and steps <= 2 and i > sent_start and lower[i - 1] in _BUILT:
+            return Role.USES, 0.7  # "a detector built on YOLOv5", "builds upon GCN", "relies on X"
         elif low in _COMPARE or (low in {"to", "with"} and i > sent_start and lower[i - 1] in {"compared", "comparison"}):
             if is_data:
                 return Role.EVALUATES_ON, 0.7
