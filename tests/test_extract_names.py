@@ -172,8 +172,9 @@ def test_a_joined_name_written_with_only_its_first_capital_is_still_known(extrac
 
 def test_a_word_no_english_text_uses_joins_the_name_after_it_in_a_title_or_at_a_sentence_start(extract_nlp):
     ex = extract(Record(id="t", title="Zhiyuan MindLoop Technical Report",
-                        abstract="We present Zhiyuan MindLoop, an agent. Zhiyuan MindLoop, with 8B parameters, is fast. "
-                                 "Pretrained MindLoop variants follow. Monolingual MindLoop ablations do too."), extract_nlp)
+                        abstract="We present Zhiyuan MindLoop, an agent. Zhiyuan MindLoop, with 8B parameters, is "
+                                 "fast. Pretrained MindLoop variants follow. Monolingual MindLoop ablations do too."),
+                 extract_nlp)
     names = [m.text for m in ex.mentions if "MindLoop" in m.text]
     assert names[:3] == ["Zhiyuan MindLoop"] * 3, names
     assert not [n for n in names if n.startswith(("Pretrained", "Monolingual"))], names
@@ -184,5 +185,6 @@ def test_an_unknown_capitalised_word_listed_with_names_is_one_of_them_but_not_a_
     assert got["ProtX-2"].type.value == "Model", sorted(got)  # what is fine-tuned is a model
     assert got["Vortrell"].type is got["GEMMA-P"].type, sorted(got)  # typed by the name it is listed with
     # surnames in a citation beside a surname with an inner capital stay out
-    got = _mentions(extract_nlp, "We follow the mapping of Quenneck and McDarrow (2012) and of Vortel-Harring and Plimsk.")
+    got = _mentions(extract_nlp, "We follow the mapping of Quenneck and McDarrow (2012) and of Vortel-Harring "
+                                 "and Plimsk.")
     assert not {"Quenneck", "Plimsk"} & set(got), sorted(got)

@@ -76,7 +76,8 @@ def test_a_known_name_is_introduced_when_the_text_says_so(extract_nlp):
 
 
 def test_what_a_new_system_is_built_on_is_used(extract_nlp):
-    ex = extract(Record(id="b", title="T", abstract="This paper presents KiteDet, a compact detector built on "
-                                                    "PlankNet-3, and a tracker that builds upon FooTrack."), extract_nlp)
+    text = ("This paper presents KiteDet, a compact detector built on PlankNet-3, and a tracker that builds "
+            "upon FooTrack.")
+    ex = extract(Record(id="b", title="T", abstract=text), extract_nlp)
     roles = {m.text: m.role.value for m in ex.mentions}
     assert roles.get("PlankNet-3") == "uses" and roles.get("FooTrack") == "uses", roles

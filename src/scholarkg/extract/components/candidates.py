@@ -172,7 +172,8 @@ class CandidateFinder:
             else:
                 sent_start = view.sent_bounds(i)[0]
                 while start > sent_start and i - start < self.max_words - 1:
-                    if not _capitalised(words[start - 1]) or (start - 1 == sent_start and not _unknown_word(words[start - 1])):
+                    first = start - 1 == sent_start
+                    if not _capitalised(words[start - 1]) or (first and not _unknown_word(words[start - 1])):
                         break  # a sentence's first word joins only when no English text uses it ("Tongyi")
                     start -= 1
                 while end < n and end - start < self.max_words and is_name_word(words[end]):
