@@ -427,3 +427,18 @@ def test_a_figure_takes_its_measure_as_fully_as_the_text_names_it(extract_nlp):
     assert ("FooNews", "ROUGE-L recall", Decimal("41.3")) in [(b, m, v) for _, b, m, v, _ in got], got
     # a measure written with a data name keeps to the measure: "FooQA accuracy" is accuracy on FooQA
     assert [m for _, _, m, v, _ in got if v == Decimal("77.0")] == ["accuracy"], got
+
+
+def test_figures_of_a_compared_system_follow_the_data_of_the_first_figures(extract_nlp):
+    got, ex = _results(extract_nlp, "Our planner attains a mean success rate of 81.5% on TOWERS and 57.0% on "
+                                    "SHELF, compared with 66.2% and 41.9% for GraspFormer.")
+    assert {m.text: m.type.value for m in ex.mentions if m.text in {"TOWERS", "SHELF"}} == {
+        "TOWERS": "Benchmark", "SHELF": "Benchmark"}  # what a figure is "on"
+    assert [(m, b, v) for m, b, _, v, _ in got] == [
+        (None, "TOWERS", Decimal("81.5")), (None, "SHELF", Decimal("57.0")),
+        ("GraspFormer", "TOWERS", Decimal("66.2")), ("GraspFormer", "SHELF", Decimal("41.9"))], got
+
+
+def test_an_overall_measure_after_a_figure_is_its_measure(extract_nlp):
+    got, _ = _results(extract_nlp, "CloudMix reaches 92.8% overall accuracy on FooPoints.")
+    assert got == [("CloudMix", "FooPoints", "accuracy", Decimal("92.8"), "%")], got

@@ -43,7 +43,7 @@ _EVAL_WORDS = frozenset(
     "evaluate evaluated evaluates evaluating evaluation experiments experiment results benchmarks "
     "benchmark achieve achieves achieved achieving score scores accuracy performance test tested "
     "testing outperform outperforms improve improves improved improving gains reaches reach scores obtains "
-    "beats measure measured state-of-the-art sota art".split()
+    "beats measure measured state-of-the-art sota art attains attain attained".split()
 )
 _TRAIN_WORDS = frozenset("""trained train training pre-trained pretrained pretraining pre-training fine-tuned finetuned
     fine-tuning learned collected sampled drawn images sentences examples samples videos documents
@@ -207,6 +207,8 @@ def frame_type(doc: Doc, span: Span) -> EntityType | None:
     if prev in {"on", "across"}:
         if set(lower[sent_start : span.start]) & _EVAL_WORDS:
             return EntityType.BENCHMARK
+        if span.start - 2 >= sent_start and (_number(lower[span.start - 2]) or lower[span.start - 2] == "%"):
+            return EntityType.BENCHMARK  # "85.3% on LIBERO": what a figure is on
         if span.start - 1 == sent_start and any(_number(w) for w in view.words[span.end : sent_end]):
             return EntityType.BENCHMARK  # "On CASP14 targets, X reaches 87.5": what the figures are on
     if nxt == "of" and span.end + 1 < sent_end and _number(view.words[span.end + 1]) and (

@@ -1,13 +1,15 @@
 """Figures read together: a score's parts, the sentence they stand in, and the patterns that pair
 several figures with several measures or benchmarks at once ("respectively", "and", "EM/F1 of
-80.1/87.3", "X outperforms Y (MMLU: 64.1 vs. 55.0)"), and changes by a factor ("2.3x higher
-throughput"). Used by :mod:`scholarkg.extract.components.results`."""
+80.1/87.3", "X outperforms Y (MMLU: 64.1 vs. 55.0)", "71.0% and 48.5% for X", in the order of the data
+named with the sentence's first figures), changes by a factor ("2.3x higher throughput"), and
+a figure's measure as fully as the text names it. Used by
+:mod:`scholarkg.extract.components.results`."""
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from spacy.tokens import Doc
@@ -19,7 +21,7 @@ from ..numbers import Value
 from .entities import EntityRecord, is_generic
 
 __all__ = ["ResultSpan", "Sentence", "DATA", "SYSTEMS", "WEAK", "entity_at", "value_tokens", "model_before",
-           "respectively", "slashed", "versus", "factors"]
+           "respectively", "slashed", "versus", "factors", "shared_system", "parallel_data", "widest_measure"]
 
 DATA = {EntityType.BENCHMARK, EntityType.DATASET}
 SYSTEMS = {EntityType.MODEL, EntityType.METHOD}
@@ -250,3 +252,48 @@ def factors(view, sent: Sentence, main: EntityRecord | None) -> list[ResultSpan]
         out.append(ResultSpan(Decimal(m.group(1)), "x", m.start(), m.end(), sent.c0, sent.c1, model,
                               data.label if data is not None else None, metric, baseline, 0.6, change))
     return out
+
+
+def shared_system(lower: list[str], words: list[str], ents, last: int, s1: int) -> str | None:
+    """The system of "A and B for X" for the figure A: the next figure and "for X" right after it."""
+    if last + 2 >= s1 or lower[last] not in {"and", ","} or not words[last + 1][:1].isdigit():
+        return None
+    k = last + 2 + (lower[last + 2] in {"%", "\\%"})
+    if k >= s1 or lower[k] != "for":
+        return None
+    e = entity_at(ents, skip_articles(lower, k + 1, s1))
+    return e.label if e is not None and e.type in SYSTEMS and not _generic(e) else None
+
+
+def parallel_data(results: list[ResultSpan]) -> list[ResultSpan]:
+    """ "A on B1 and C on B2, compared with D and E for X": a sentence's last figures, all of one
+    named system and given no data of their own, are on the data of its first figures, in order."""
+    scores = [r for r in results if r.change is None]
+    half = len(scores) // 2
+    if half < 2 or len(scores) != 2 * half:
+        return results
+    first, second = scores[:half], scores[half:]
+    benches = [r.benchmark for r in first]
+    if None in benches or len(set(benches)) != half or len({r.model for r in second}) != 1 or second[0].model is None:
+        return results
+    if any(r.model == second[0].model for r in first) or any(r.confidence > 0.65 and r.benchmark for r in second[:-1]):
+        return results
+    moved = {id(r): replace(r, benchmark=b) for r, b in zip(second, benches)}
+    return [moved.get(id(r), r) for r in results]
+
+
+def widest_measure(r: ResultSpan, sent: Sentence, idx: list[int]) -> ResultSpan:
+    """The measure a figure is given in, as fully as the text names it: "ROUGE-2 recall" rather
+    than the "recall" inside it, "average full pass rate" rather than "pass rate"."""
+    first = bisect_left(idx, r.start)
+    named = [e for e in sent.ents if e.type is EntityType.METRIC and e.label == r.metric]
+    if not named:
+        return r
+    inner = min(named, key=lambda e: min(abs(e.start - first), abs(e.end - first)))
+    data = [e for e in sent.ents if e.type in DATA]
+    wider = [e for e in sent.ents if e.type is EntityType.METRIC and e.start <= inner.start and inner.end <= e.end
+             and (e.start, e.end) != (inner.start, inner.end)
+             and not any(e.start <= d.start and d.end <= e.end for d in data)]  # not "MultiNLI accuracy"
+    if not wider:
+        return r
+    return replace(r, metric=max(wider, key=lambda e: e.end - e.start).label)

@@ -49,8 +49,6 @@ model or method.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
-from dataclasses import replace
 
 from spacy.language import Language
 from spacy.tokens import Doc
@@ -65,8 +63,8 @@ from ..figure_words import (AFTER_POINT, BARE_METRICS, BEFORE_VALUE, BOUNDS, CLA
                            is_statistic, unnamed_other)
 from ..numbers import Value, find_values
 from .entities import EntityRecord, is_generic, records
-from .result_pairs import (DATA, SYSTEMS, WEAK, ResultSpan, Sentence, entity_at, factors, model_before, respectively,
-                           slashed, value_tokens, versus)
+from .result_pairs import (DATA, SYSTEMS, WEAK, ResultSpan, Sentence, entity_at, factors, model_before, parallel_data,
+                           respectively, shared_system, slashed, value_tokens, versus, widest_measure)
 
 __all__ = ["ResultSpan", "ResultFinder"]
 
@@ -113,6 +111,7 @@ class ResultFinder:
             previous_metric: tuple[str, str | None] | None = None  # the last score's metric and unit
             previous: ResultSpan | None = None  # the last score
             just_before: ResultSpan | None = None  # the figure just before
+            before = len(found)
             for v in values:
                 if sent.c0 + v.start in taken:
                     continue
@@ -120,13 +119,14 @@ class ResultFinder:
                 if r is None and previous is not None:
                     r = versus(doc, view, sent, v, previous)
                 if r is not None and r.metric is not None:
-                    r = _widest_measure(r, sent, view.idx)
+                    r = widest_measure(r, sent, view.idx)
                 just_before = r
                 if r is not None:
                     found.append(r)
                     if r.change is None:
                         previous_metric = (r.metric, r.unit) if r.metric else previous_metric
                         previous = r
+            found[before:] = parallel_data(found[before:])
         doc._.results = found
         return doc
 
@@ -233,6 +233,8 @@ class ResultFinder:
                 metric = after.label  # "(88.9 vs. 89.1 average score)": one measure for both
         # value [metric words] on [the] BENCH / for MODEL
         j = last
+        if model is None and (shared := shared_system(lower, words, ents, last, s1)) is not None:
+            model = shared  # "71.0% and 48.5% for X": both figures are X's
         unknown_data = False
         metric_words: list[str] = []
         solved = prev in SOLVE_VERBS
@@ -242,6 +244,10 @@ class ResultFinder:
                 j += 1
                 continue
             e = entity_at(ents, j)
+            if low == "overall" and j + 1 < s1 and (after := entity_at(ents, j + 1)) is not None and (
+                    after.type is EntityType.METRIC and after.start == j + 1):
+                j += 1  # "93.4% overall accuracy": a measure, not "93.4% overall"
+                continue
             if e is not None and e.type is EntityType.METRIC and metric is None:
                 metric = e.label
                 j = e.end
@@ -395,23 +401,6 @@ class ResultFinder:
             unit = "points"
         return ResultSpan(abs(v.value), unit, sent.c0 + v.start, sent.c0 + v.end, sent.c0, sent.c1, model, benchmark,
                           metric, baseline, 0.7 if benchmark else 0.6, change)
-
-    # -- "82.1, 45.3 and 67.0 on A, B and C, respectively" --------------------------------------
-def _widest_measure(r: ResultSpan, sent: Sentence, idx: list[int]) -> ResultSpan:
-    """The measure a figure is given in, as fully as the text names it: "ROUGE-2 recall" rather
-    than the "recall" inside it, "average full pass rate" rather than "pass rate"."""
-    first = bisect_left(idx, r.start)
-    named = [e for e in sent.ents if e.type is EntityType.METRIC and e.label == r.metric]
-    if not named:
-        return r
-    inner = min(named, key=lambda e: min(abs(e.start - first), abs(e.end - first)))
-    data = [e for e in sent.ents if e.type in DATA]
-    wider = [e for e in sent.ents if e.type is EntityType.METRIC and e.start <= inner.start and inner.end <= e.end
-             and (e.start, e.end) != (inner.start, inner.end)
-             and not any(e.start <= d.start and d.end <= e.end for d in data)]  # not "MultiNLI accuracy"
-    if not wider:
-        return r
-    return replace(r, metric=max(wider, key=lambda e: e.end - e.start).label)
 
 
 @Language.factory("scholarkg_results")
