@@ -442,3 +442,14 @@ def test_figures_of_a_compared_system_follow_the_data_of_the_first_figures(extra
 def test_an_overall_measure_after_a_figure_is_its_measure(extract_nlp):
     got, _ = _results(extract_nlp, "CloudMix reaches 92.8% overall accuracy on FooPoints.")
     assert got == [("CloudMix", "FooPoints", "accuracy", Decimal("92.8"), "%")], got
+
+
+def test_each_figure_goes_to_the_system_whose_verb_takes_it(extract_nlp):
+    got, _ = _results(extract_nlp, "On the FooNews test set, KiteMT achieves 27.3 BLEU and Marlow achieves 25.9.")
+    assert [(m, b, v) for m, b, _, v, _ in got] == [("KiteMT", "FooNews", Decimal("27.3")),
+                                                    ("Marlow", "FooNews", Decimal("25.9"))], got
+    # a later clause on other data, its figure taken by a scoring verb, keeps the measure
+    got, _ = _results(extract_nlp, "On FooMath, KiteLM raises accuracy from 50.2% to 64.0%, while on BarMath "
+                                   "it reaches 31.5%.")
+    assert [(m, b, me, v) for m, b, me, v, _ in got] == [("KiteLM", "FooMath", "accuracy", Decimal("64.0")),
+                                                         ("KiteLM", "BarMath", "accuracy", Decimal("31.5"))], got

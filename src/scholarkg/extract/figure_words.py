@@ -25,6 +25,9 @@ COUNT_NOUNS = frozenset(
 NEUTRAL_AFTER = frozenset({"relative", "absolute", "point", "points", "pp", "percentage"})
 SOLVE_VERBS = frozenset({"solves", "solve", "solved", "solving", "resolves", "resolve", "resolved", "completes",
                          "complete", "completed", "answers", "answered", "passes", "passed"})
+# Verbs that take a figure as a system is scored: "X scores 68.3", "it reaches 33.0%".
+SCORING_VERBS = frozenset("""achieves achieved attains attained scores scored obtains obtained reaches reached
+    yields gets records""".split())
 # Statistics about the paper's own analysis, not scores of a system.
 STATISTICS = frozenset({"r 2", "r2", "r\u00b2", "p", "p value", "coefficient of determination", "pearson r",
                         "standard deviation", "std", "confidence interval", "confidence", "confidence level",

@@ -19,7 +19,7 @@ from spacy.tokens import Doc, Span
 from ..model import EntityType
 from .cues import FUNCTION_WORDS, head_type, suffix_type
 from .doctext import info
-from .figure_words import COUNT_NOUNS, COUNTED_PLURALS
+from .figure_words import COUNT_NOUNS, COUNTED_PLURALS, SCORING_VERBS
 from .gazetteer import load_gazetteer
 from .modelnames import VERSIONED, variant_base
 from .names import singular
@@ -53,8 +53,6 @@ _DATA_VERBS = frozenset("""contains contain containing consists consisting compr
 _SYSTEM_VERBS = frozenset("""outperforms outperformed achieves achieved attains learns predicts generates
     produces surpasses beats improves reduces exploits leverages adapts employs combines encodes
     decodes""".split())
-# Verbs that take a figure, as a system is scored ("X scores 68.3", "X reaches 91.2%").
-_SCORING_VERBS = frozenset({"scores", "scored", "obtains", "reaches", "reached", "yields", "gets", "records"})
 _SPLIT_WORDS = frozenset({"test", "training", "train", "validation", "val", "dev", "development", "evaluation",
                           "testing", "held-out"})
 _SPLITS = frozenset({"set", "split", "subset", "partition", "portion"})
@@ -192,7 +190,7 @@ def frame_type(doc: Doc, span: Span) -> EntityType | None:
         return EntityType.DATASET  # "X contains 10k images", "X consists of ..."
     if nxt in _SYSTEM_VERBS and (span.start == sent_start or lower[span.start - 1] in {"the", ",", "and", "our", "(", ":"}):
         return EntityType.METHOD  # "X outperforms ...", "X learns ...": a system does things
-    if (nxt in _SCORING_VERBS and span.end + 1 < sent_end and _number(view.words[span.end + 1])
+    if (nxt in SCORING_VERBS and span.end + 1 < sent_end and _number(view.words[span.end + 1])
             and (span.start == sent_start or lower[span.start - 1] in {"the", ",", "and", "our", "(", ":"})):
         return EntityType.METHOD  # "X scores 68.3 on ...", "X reaches 91.2%": what is scored is a system
     if prev in {"on", "from"} and span.start - 2 >= sent_start:

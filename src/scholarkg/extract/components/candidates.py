@@ -20,6 +20,7 @@ from spacy.tokens import Doc, Span, Token
 from ...model import EntityType
 from ..cues import FUNCTION_WORDS, NOT_NAMES, head_type
 from ..doctext import Found, found, info, set_found
+from ..figure_words import SCORING_VERBS
 from ..lexicon import zipf
 
 __all__ = ["CandidateFinder", "SPANS_KEY", "is_name_word", "is_name_token", "title_subject"]
@@ -145,6 +146,20 @@ class CandidateFinder:
                 out.append(Found(i, i + 1, LISTED))
         return out
 
+    @staticmethod
+    def _scored_names(view, spans: list[Found]) -> list[Found]:
+        """A capitalised word that scores a figure: "and Moses achieves 24.8" (a system, whatever
+        else the word means)."""
+        words, lower = view.words, view.lower
+        taken = {i for f in spans for i in range(f.start, f.end)}
+        out = []
+        for i in range(1, len(words) - 2):
+            if (i not in taken and lower[i + 1] in SCORING_VERBS and words[i + 2][:1].isdigit()
+                    and _capitalised(words[i]) and len(words[i]) >= 3 and not view.is_sent_start(i)
+                    and view.idx[i] >= view.title_end and words[i] not in NOT_NAMES):
+                out.append(Found(i, i + 1, ""))
+        return out
+
     def __call__(self, doc: Doc) -> Doc:
         spans: list[Found] = []
         view = info(doc)
@@ -187,6 +202,7 @@ class CandidateFinder:
             spans.append(Found(start, end, ""))
             i = end
         spans += self._listed_with_names(view, spans)
+        spans += self._scored_names(view, spans)
         subject = title_subject(doc, title_end)
         if subject is not None:
             spans.append(Found(subject.start, subject.end, "TITLE"))

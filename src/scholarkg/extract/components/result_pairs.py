@@ -15,7 +15,7 @@ from decimal import Decimal
 from spacy.tokens import Doc
 
 from ...model import Change, EntityType, Role
-from ..figure_words import MEASURE_NOUNS, is_statistic
+from ..figure_words import MEASURE_NOUNS, SCORING_VERBS, is_statistic
 from ..figures import after_split, change_of, data_for, skip_articles
 from ..numbers import Value
 from .entities import EntityRecord, is_generic
@@ -81,8 +81,7 @@ def value_tokens(doc: Doc, sent: Sentence, v: Value) -> tuple[int, int] | None:
 
 
 # Verbs whose subject is the system a figure after them belongs to ("With 7B parameters, X scores 68.3").
-_SUBJECT_VERBS = frozenset("""achieves achieved attains attained scores scored obtains obtained reaches reached
-    yields gets records sets establishes""".split())
+_SUBJECT_VERBS = SCORING_VERBS | {"sets", "establishes"}
 
 
 def model_before(ents: list[EntityRecord], s0: int, first: int, main: EntityRecord | None, lower: list[str]):
@@ -98,6 +97,10 @@ def model_before(ents: list[EntityRecord], s0: int, first: int, main: EntityReco
             subject = e
         elif subject is None and (e.start == s0 or lower[e.end] in _SUBJECT_VERBS):
             subject = e
+    # "L-Hiero achieves 25.1 and Moses achieves 24.8": the system whose verb takes the figure
+    scorer = next((e for e in reversed(systems) if lower[e.end] in _SUBJECT_VERBS and first - e.end <= 3), None)
+    if scorer is not None:
+        return scorer.label, (baseline if baseline != scorer.label else None)
     if subject is None and systems and systems[0].start <= s0 + 1 and systems[0].role is not Role.COMPARES_WITH:
         subject = systems[0]
     if subject is None:

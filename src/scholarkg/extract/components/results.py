@@ -59,7 +59,8 @@ from ..doctext import info
 from ..figures import (DECREASE_AFTER, INCREASE_AFTER, after_split, change_of, data_for, from_to, prior_figure,
                        segment_data, sentence_data, skip_articles)
 from ..figure_words import (AFTER_POINT, BARE_METRICS, BEFORE_VALUE, BOUNDS, CLAUSE_WORDS, COUNT_NOUNS,
-                           MEASURE_NOUNS, METRIC_STOP, NEUTRAL_AFTER, NOT_MEASURED, POINT_STOP, SOLVE_VERBS, counted,
+                           MEASURE_NOUNS, METRIC_STOP, NEUTRAL_AFTER, NOT_MEASURED, POINT_STOP, SCORING_VERBS, SOLVE_VERBS,
+                           counted,
                            is_statistic, unnamed_other)
 from ..numbers import Value, find_values
 from .entities import EntityRecord, is_generic, records
@@ -360,10 +361,12 @@ class ResultFinder:
             model = front_system.label
         if metric is None and benchmark is None and previous_metric and previous_metric[1] == v.unit and (
             model is not None or prev in {"versus", "vs", "vs.", "than", "while", "against", "with", "and"}
+            or prev in SCORING_VERBS
         ):
             # "94.7% average recovery, versus 80.9% for MOPD": the same measure, another system
             metric, confidence = previous_metric[0], 0.6
-        if benchmark is None and not unknown_data and (metric is not None or model is not None or solved):
+        if benchmark is None and not unknown_data and (metric is not None or model is not None or solved
+                                                       or prev in SCORING_VERBS):
             # "On the WMT 2014 English-to-French task, our model ... BLEU score of 41.8"
             data = data_for(lower, ents, s0, first)
             if data is not None:
