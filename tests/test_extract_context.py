@@ -192,3 +192,10 @@ def test_data_of_other_fields_and_a_long_form_headed_before_of(extract_nlp):
     assert got["ACRH"].type.value == "Dataset" and got["Annual Census of Rural Holdings"].type.value == "Dataset"
     assert got["Westmoor Seismic Array catalogue"].type.value == "Dataset"
     assert got["difference-in-differences"].type.value == "Method"
+
+
+def test_a_name_given_after_a_comma_takes_the_head_of_the_phrase_it_names(extract_nlp):
+    got = _by_text(_ex(extract_nlp, "We release a large corpus of 40k annotated forum posts for stance detection, "
+                                    "called StancePosts, and a fast parser for them, dubbed QuickParse."))
+    assert got["StancePosts"].type.value == "Dataset", sorted(got)
+    assert got["QuickParse"].type.value == "Model" and got["QuickParse"].confidence > 0.5, sorted(got)

@@ -139,7 +139,7 @@ def apposition(doc: Doc, span: Span) -> EntityType | None:
 
 
 def left_head(doc: Doc, span: Span, window: int = 4) -> EntityType | None:
-    """ "an agentic workflow, EvidenceLoop", "a model named AgentFounder"."""
+    """ "an agentic workflow, EvidenceLoop", "a model named AgentFounder", "a corpus of tweets, called X"."""
     view = info(doc)
     words, lower = view.words, view.lower
     sent_start = view.sent_bounds(span.start)[0]
@@ -149,6 +149,9 @@ def left_head(doc: Doc, span: Span, window: int = 4) -> EntityType | None:
     if j < sent_start:
         return None
     t = head_type(words[j])
+    comma = next((k for k in range(j + 1, span.start) if lower[k] == ","), None)
+    if t is None and comma is not None and lower[span.start - 1] in {"called", "named", "dubbed", "termed"}:
+        return _named_phrase_head(view, comma, sent_start)  # "a new corpus of 10k tweets, called X"
     if t is None or not words[j][:1].islower():
         return None
     # the head noun must open a noun phrase: "a/an/the/our [modifiers] HEAD"
@@ -162,6 +165,24 @@ def left_head(doc: Doc, span: Span, window: int = 4) -> EntityType | None:
         k -= 1
         steps += 1
     return None
+
+
+def _named_phrase_head(view, comma: int, sent_start: int) -> EntityType | None:
+    """The type of the noun phrase a ", called X" names: the head before its first preposition
+    ("a new corpus of 10k annotated tweets for hate speech detection, called X": a dataset)."""
+    words, lower = view.words, view.lower
+    k = comma - 1
+    while k >= sent_start and comma - k <= 14 and lower[k] not in _DETERMINERS:
+        k -= 1
+    if k < sent_start or lower[k] not in _DETERMINERS:
+        return None
+    end = k + 1
+    while end < comma and lower[end] not in _PHRASE_ENDS and not _punct(words[end]):
+        end += 1
+    return head_type(words[end - 1]) if end - 1 > k and words[end - 1][:1].islower() else None
+
+
+_PHRASE_ENDS = frozenset({"of", "for", "with", "that", "which", "on", "in", "from", "to", "by", "where"})
 
 
 # What comes before a measure named with its figure ("a median GDT-TS of 87.5"); a figure after
