@@ -453,3 +453,12 @@ def test_each_figure_goes_to_the_system_whose_verb_takes_it(extract_nlp):
                                    "it reaches 31.5%.")
     assert [(m, b, me, v) for m, b, me, v, _ in got] == [("KiteLM", "FooMath", "accuracy", Decimal("64.0")),
                                                          ("KiteLM", "BarMath", "accuracy", Decimal("31.5"))], got
+
+
+def test_measures_at_a_cutoff_and_the_system_that_improves_them(extract_nlp):
+    got, ex = _results(extract_nlp, "For forecasting on FooGrid, TideNet reduces MSE by 18% compared to "
+                                    "Autoformer, and improves Recall@20 by 3.2% on FooShop.")
+    assert {m.text: m.type.value for m in ex.mentions if m.text in {"FooGrid", "Recall@20"}} == {
+        "FooGrid": "Benchmark", "Recall@20": "Metric"}
+    assert [(r.model, r.metric, r.value) for r in ex.results][:1] == [("TideNet", "mean squared error", Decimal("18"))]
+    assert ("Recall@20", Decimal("3.2")) in [(r.metric, r.value) for r in ex.results], got

@@ -107,6 +107,8 @@ def head_type(word: str) -> EntityType | None:
 def suffix_type(name: str) -> EntityType | None:
     """Type suggested by how a coined name ends: ``"EdgeBench"`` -> Benchmark."""
     core = name.rstrip("s") if name.endswith("s") and name[:-1].isupper() else name
+    if "@" in core and core.rsplit("@", 1)[1].isdigit() and core[0].isalpha():
+        return MT  # a measure at a cut-off: "Recall@20", "Acc@5"
     core = core.split("-")[0] if core.split("-")[-1].replace(".", "").isdigit() else core
     for suffix, type_ in NAME_SUFFIX_TYPES:
         if core.endswith(suffix) and len(core) > len(suffix):

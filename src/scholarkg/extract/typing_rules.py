@@ -19,6 +19,7 @@ from spacy.tokens import Doc, Span
 from ..model import EntityType
 from .cues import FUNCTION_WORDS, head_type, suffix_type
 from .doctext import info
+from .components.terms import TERM_HEADS
 from .figure_words import COUNT_NOUNS, COUNTED_PLURALS, SCORING_VERBS
 from .gazetteer import load_gazetteer
 from .modelnames import VERSIONED, variant_base
@@ -228,6 +229,8 @@ def frame_type(doc: Doc, span: Span) -> EntityType | None:
             return EntityType.BENCHMARK
         if span.start - 2 >= sent_start and (_number(lower[span.start - 2]) or lower[span.start - 2] == "%"):
             return EntityType.BENCHMARK  # "85.3% on LIBERO": what a figure is on
+        if span.start - 2 >= sent_start and TERM_HEADS.get(singular(lower[span.start - 2])) is EntityType.TASK:
+            return EntityType.BENCHMARK  # "forecasting on ETTh1", "classification on FooSet": data a task is run on
         if span.start - 1 == sent_start and any(_number(w) for w in view.words[span.end : sent_end]):
             return EntityType.BENCHMARK  # "On CASP14 targets, X reaches 87.5": what the figures are on
     if nxt == "of" and span.end + 1 < sent_end and _number(view.words[span.end + 1]) and (

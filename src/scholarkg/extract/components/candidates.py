@@ -35,6 +35,7 @@ _SIZE_LETTERS = frozenset({"K", "k", "M", "B"})
 _VERSION_WORD = re.compile(r"^[vV]\d+(?:\.\d+)*$")
 _DATA_HEADS = frozenset({EntityType.BENCHMARK, EntityType.DATASET})
 _URLISH = re.compile(r"https?://|www\.|\.(com|org|io|net|ai)\b")
+_AT_CUTOFF = re.compile(r"^[A-Za-z][A-Za-z0-9-]*@(?:\d+|[kKnN])$")
 _YEAR = re.compile(r"^(?:19[5-9]|20[0-4])\d$")
 
 
@@ -60,6 +61,8 @@ def _name_word(text: str, in_title: bool) -> bool:
         return False
     if in_title and _title_case_compound(text):
         return False
+    if _AT_CUTOFF.match(text):
+        return True  # a measure at a cut-off: "Recall@20", "NDCG@10", "Hits@k"
     if "@" in text or "_" in text or _URLISH.search(text):
         return False  # addresses, file names and identifiers ("ECCV_2016_110")
     if not text[0].isalnum() and not text.startswith(("$", "\\")):

@@ -81,7 +81,9 @@ def value_tokens(doc: Doc, sent: Sentence, v: Value) -> tuple[int, int] | None:
 
 
 # Verbs whose subject is the system a figure after them belongs to ("With 7B parameters, X scores 68.3").
-_SUBJECT_VERBS = SCORING_VERBS | {"sets", "establishes"}
+_SUBJECT_VERBS = SCORING_VERBS | {"sets", "establishes", "improves", "improved", "reduces", "reduced", "boosts",
+                                   "boosted", "increases", "increased", "lowers", "lowered", "outperforms",
+                                   "outperformed", "surpasses", "surpassed", "beats"}
 
 
 def model_before(ents: list[EntityRecord], s0: int, first: int, main: EntityRecord | None, lower: list[str]):
