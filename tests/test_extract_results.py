@@ -462,3 +462,9 @@ def test_measures_at_a_cutoff_and_the_system_that_improves_them(extract_nlp):
         "FooGrid": "Benchmark", "Recall@20": "Metric"}
     assert [(r.model, r.metric, r.value) for r in ex.results][:1] == [("TideNet", "mean squared error", Decimal("18"))]
     assert ("Recall@20", Decimal("3.2")) in [(r.metric, r.value) for r in ex.results], got
+
+
+def test_a_figure_joined_by_and_to_a_score_keeps_its_measure(extract_nlp):
+    got, _ = _results(extract_nlp, "KiteCoder achieves 61.0% pass@1 on FooEval and 52.4% on BarEval.")
+    assert got == [("KiteCoder", "FooEval", "Pass@1", Decimal("61.0"), "%"),
+                   ("KiteCoder", "BarEval", "Pass@1", Decimal("52.4"), "%")], got

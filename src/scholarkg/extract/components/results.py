@@ -365,6 +365,9 @@ class ResultFinder:
         ):
             # "94.7% average recovery, versus 80.9% for MOPD": the same measure, another system
             metric, confidence = previous_metric[0], 0.6
+        elif metric is None and previous_metric and previous_metric[1] == v.unit and prev == "and" and (
+                just_before is not None and just_before.change is None):
+            metric = previous_metric[0]  # "62.8% pass@1 on HumanEval and 55.1% on MBPP": the same measure
         if benchmark is None and not unknown_data and (metric is not None or model is not None or solved
                                                        or prev in SCORING_VERBS):
             # "On the WMT 2014 English-to-French task, our model ... BLEU score of 41.8"
