@@ -188,3 +188,8 @@ def test_an_unknown_capitalised_word_listed_with_names_is_one_of_them_but_not_a_
     got = _mentions(extract_nlp, "We follow the mapping of Quenneck and McDarrow (2012) and of Vortel-Harring "
                                  "and Plimsk.")
     assert not {"Quenneck", "Plimsk"} & set(got), sorted(got)
+
+
+def test_an_arrow_between_languages_is_a_hyphen_of_the_name(extract_nlp):
+    got = _mentions(extract_nlp, "The model reaches 27.9 BLEU on WMT'14 En→De.")
+    assert got["WMT'14 En→De"].label == "WMT 2014 English-to-German", sorted(got)

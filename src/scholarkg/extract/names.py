@@ -49,7 +49,7 @@ _SAFE_WORDS = frozenset(
 # Prefixes written joined, hyphenated or spaced: "pre-training", "pretraining", "pre training".
 _JOINED_PREFIXES = ("pre", "post", "multi", "non", "co", "re", "sub", "semi", "bi")
 _PREFIX_RE = re.compile(r"\b(" + "|".join(_JOINED_PREFIXES) + r") (?=[a-z])")
-_SEPARATORS = re.compile(r"(?:[@*|!?#~\s\-\u2010-\u2015_/·,:;'’`\"()\[\]{}]|(?<!\d)\.|\.(?!\d))+")
+_SEPARATORS = re.compile(r"(?:[@*|!?#~\s\-\u2010-\u2015\u2190-\u21ff_/·,:;'’`\"()\[\]{}]|(?<!\d)\.|\.(?!\d))+")
 _LETTER_DIGIT = re.compile(r"(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z]{2,})")
 _ACRONYM = re.compile(r"(?=[^a-z]*[A-Z])[A-Za-z0-9\-&.+/]{2,15}")
 
@@ -86,6 +86,8 @@ def canonical_key(name: str) -> str:
     >>> canonical_key("BrowseComp-ZH") == canonical_key("BrowseComp-zh")
     True
     >>> canonical_key("Qwen2.5") == canonical_key("Qwen-2.5")
+    True
+    >>> canonical_key("WMT14 En→De") == canonical_key("WMT14 En-De")
     True
     """
     text = " ".join(_words(name))
