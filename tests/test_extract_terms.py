@@ -264,3 +264,11 @@ def test_kinds_of_scaling_are_methods(extract_nlp):
     got = _mentions(extract_nlp, "We contrast curriculum scaling with verifier scaling, and scaling alone.")
     assert got.get("curriculum scaling") == "Method" and got.get("verifier scaling") == "Method", got
     assert "scaling" not in got, got
+
+
+def test_diffraction_imaging_and_scanning_techniques_are_methods(extract_nlp):
+    got = _mentions(extract_nlp, "We probe the films with neutron diffraction, scanning probe microscopy and "
+                                 "thermal imaging, and train a kernel surrogate, HeatKrig, on the maps.")
+    assert {k: got.get(k) for k in ("neutron diffraction", "scanning probe microscopy", "thermal imaging")} == {
+        "neutron diffraction": "Method", "scanning probe microscopy": "Method", "thermal imaging": "Method"}, got
+    assert got.get("HeatKrig") == "Model", got  # a surrogate is a trained model

@@ -41,7 +41,7 @@ HEAD_TYPES: dict[str, EntityType] = {
         "model llm vlm mllm network net agent encoder decoder autoencoder auto-encoder transformer classifier "
         "detector tagger parser generator discriminator policy checkpoint reader planner solver "
         "retriever reranker ranker summarizer summariser translator recognizer segmenter captioner "
-        "assistant chatbot".split(), MO),
+        "assistant chatbot surrogate".split(), MO),
     **dict.fromkeys(
         "method approach algorithm framework technique architecture mechanism strategy "
         "pipeline protocol workflow paradigm objective loss procedure scheme optimizer "
@@ -50,7 +50,7 @@ HEAD_TYPES: dict[str, EntityType] = {
         "optimization learning training tuning distillation prompting decoding "
         "sampling alignment sequencing assay microscopy spectroscopy tomography chromatography "
         "cytometry magnetometry interferometry simulation fuzzer compiler checker analyzer analyser debugger "
-        "profiler simulator emulator scheduler interpreter".split(), ME),
+        "profiler simulator emulator scheduler interpreter diffraction".split(), ME),
     **dict.fromkeys("metric measure score criterion indicator".split(), MT),
     **dict.fromkeys("task problem".split(), T),
     # "AdaMax, a variant of Adam": variants and extensions are usually of methods

@@ -56,7 +56,7 @@ TERM_HEADS: dict[str, EntityType] = {
         planner search inference initialization initialisation forest process perceptron
         gan rnn cnn lstm gru vae mlp policy adaptation transfer system simulation microscopy spectroscopy
         magnetometry interferometry approximation sequencing assay tomography chromatography
-        cytometry scaling""".split(), ME),
+        cytometry scaling diffraction imaging""".split(), ME),
     **dict.fromkeys(
         """accuracy error precision recall score f1 f-score f-measure auc perplexity iou bleu rouge
         meteor cider measure metric correlation likelihood latency throughput reward rate
@@ -174,7 +174,7 @@ NOMINAL_ING = frozenset(
     filtering forecasting mining retrieving scheduling programming engineering reading writing
     speaking listening captioning grounding matting inpainting denoising hashing boosting bagging
     pruning routing scoring rendering morphing warping stitching parsing coding indexing caching
-    crowdsourcing""".split()
+    crowdsourcing scanning tunneling tunnelling sequencing imaging""".split()
 )
 # nouns ending in "s" that are not plurals (a plural modifier is usually a verb: "E-GRPO assigns")
 _S_NOUNS = frozenset(
