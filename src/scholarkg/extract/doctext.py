@@ -13,12 +13,13 @@ from typing import Any, NamedTuple
 from spacy.tokens import Doc, Span
 
 __all__ = ["DocInfo", "Found", "info", "found", "set_found", "as_spans", "make_doc", "KEY", "TEXT_KEY",
-           "TITLE_BREAK", "ROLES_KEY"]
+           "TITLE_BREAK", "ROLES_KEY", "LISTED"]
 
 KEY = "scholarkg.info"
 TEXT_KEY = "scholarkg.text"  # the text a Doc was made from, when the caller kept it
 TITLE_BREAK = "\n\n"
 ROLES_KEY = "scholarkg.term_roles"  # term -> its end including a trailing role noun ("the X task")
+LISTED = "LISTED"  # the label of a candidate name that is a name only by the names listed with it
 _ENDERS = frozenset({".", "!", "?"})
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from spacy.tokens import Doc
 
 from ..model import EntityType
-from .doctext import ROLES_KEY, found, info
+from .doctext import LISTED, ROLES_KEY, found, info
 from .gazetteer import Gazetteer
 from .typing_rules import Phrase, infer_type
 
@@ -177,7 +177,7 @@ class CandidateSources:
                     typed = (TYPES[learned.label], min(0.6, prob))
             cand = Candidate(span.start, span.end, typed[0] if typed else None, text,
                          "title" if title else "name", typed[1] if typed else 0.5, title_subject=title)
-            if f.label == "LISTED":
+            if f.label == LISTED:
                 cand.extra["listed"] = True  # a name only if the list types it: never kept untyped
             out.append(cand)
         return out

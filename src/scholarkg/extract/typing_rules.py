@@ -19,7 +19,6 @@ from spacy.tokens import Doc, Span
 from ..model import EntityType
 from .cues import FUNCTION_WORDS, head_type, suffix_type
 from .doctext import info
-from .components.terms import TERM_HEADS
 from .figure_words import COUNT_NOUNS, COUNTED_PLURALS, SCORING_VERBS
 from .gazetteer import load_gazetteer
 from .modelnames import VERSIONED, variant_base
@@ -49,7 +48,7 @@ _EVAL_WORDS = frozenset(
 _TRAIN_WORDS = frozenset("""trained train training pre-trained pretrained pretraining pre-training fine-tuned finetuned
     fine-tuning learned collected sampled drawn images sentences examples samples videos documents
     annotated -trained -tuned""".split())
-_TUNED = frozenset("""fine-tune fine-tuned fine-tunes finetune finetuned finetunes""".split())  # see frame_type
+_TUNED = frozenset("""fine-tune fine-tuned fine-tunes finetune finetuned finetunes""".split())
 _DATA_VERBS = frozenset("""contains contain containing consists consisting comprises comprising""".split())
 _SYSTEM_VERBS = frozenset("""outperforms outperformed achieves achieved attains learns predicts generates
     produces surpasses beats improves reduces exploits leverages adapts employs combines encodes
@@ -168,6 +167,9 @@ def left_head(doc: Doc, span: Span, window: int = 4) -> EntityType | None:
     return None
 
 
+_PHRASE_ENDS = frozenset({"of", "for", "with", "that", "which", "on", "in", "from", "to", "by", "where"})
+
+
 def _named_phrase_head(view, comma: int, sent_start: int) -> EntityType | None:
     """The type of the noun phrase a ", called X" names: the head before its first preposition
     ("a new corpus of 10k annotated tweets for hate speech detection, called X": a dataset)."""
@@ -183,14 +185,19 @@ def _named_phrase_head(view, comma: int, sent_start: int) -> EntityType | None:
     return head_type(words[end - 1]) if end - 1 > k and words[end - 1][:1].islower() else None
 
 
-_PHRASE_ENDS = frozenset({"of", "for", "with", "that", "which", "on", "in", "from", "to", "by", "where"})
-
 
 # What comes before a measure named with its figure ("a median GDT-TS of 87.5"); a figure after
 # "of" followed by what it counts is no measure ("a corpus of 10,000 sentences").
 _MEASURE_LEFT = frozenset({"a", "an", "the", "its", "our", "their", "median", "mean", "average", "best", "top",
                            "overall", "final", "macro", "micro"})
 _COUNTED = COUNT_NOUNS | COUNTED_PLURALS
+
+
+def _task_noun(word: str) -> bool:
+    """Whether ``word`` heads a task term ("forecasting", "classification")."""
+    from .components.terms import TERM_HEADS  # here: the components import this module
+
+    return TERM_HEADS.get(singular(word)) is EntityType.TASK
 
 
 def frame_type(doc: Doc, span: Span) -> EntityType | None:
@@ -229,7 +236,7 @@ def frame_type(doc: Doc, span: Span) -> EntityType | None:
             return EntityType.BENCHMARK
         if span.start - 2 >= sent_start and (_number(lower[span.start - 2]) or lower[span.start - 2] == "%"):
             return EntityType.BENCHMARK  # "85.3% on LIBERO": what a figure is on
-        if span.start - 2 >= sent_start and TERM_HEADS.get(singular(lower[span.start - 2])) is EntityType.TASK:
+        if span.start - 2 >= sent_start and _task_noun(lower[span.start - 2]):
             return EntityType.BENCHMARK  # "forecasting on ETTh1", "classification on FooSet": data a task is run on
         if span.start - 1 == sent_start and any(_number(w) for w in view.words[span.end : sent_end]):
             return EntityType.BENCHMARK  # "On CASP14 targets, X reaches 87.5": what the figures are on

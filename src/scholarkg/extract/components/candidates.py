@@ -19,14 +19,13 @@ from spacy.tokens import Doc, Span, Token
 
 from ...model import EntityType
 from ..cues import FUNCTION_WORDS, NOT_NAMES, head_type
-from ..doctext import Found, found, info, set_found
+from ..doctext import LISTED, Found, found, info, set_found
 from ..figure_words import SCORING_VERBS
 from ..lexicon import zipf
 
 __all__ = ["CandidateFinder", "SPANS_KEY", "is_name_word", "is_name_token", "title_subject"]
 
 SPANS_KEY = "candidates"
-LISTED = "LISTED"  # the label of a word that is a name only by the names listed with it
 _HAS_INNER_CAP = re.compile(r".[A-Z]")
 _HAS_DIGIT_AND_LETTER = re.compile(r"(?=.*\d)(?=.*[A-Za-z])")
 _NUMBERISH = re.compile(r"^[\d.,%x×]+[A-Za-z]?$|^\d+(?:\.\d+)?[KkMmBbTt]$|^\d+(st|nd|rd|th|D|d)$")
