@@ -110,3 +110,14 @@ def test_conll_reader(tmp_path):
     first, second = read_conll(conll)
     assert first.text == "We use machine translation." and first.spans == ((7, 26, "Task"),)
     assert second.text == "BLEU rises" and second.spans == ((0, 4, "Metric"),)
+
+
+def test_the_rule_modules_import_on_their_own():
+    """Each rule module imports first in a fresh interpreter (no cycle through the components)."""
+    import subprocess
+    import sys
+
+    for module in ("typing_rules", "entity_sources", "context_types", "figures", "doctext"):
+        done = subprocess.run([sys.executable, "-c", f"import scholarkg.extract.{module}"], capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 0, (module, done.stderr[-500:])
