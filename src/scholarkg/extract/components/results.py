@@ -59,8 +59,8 @@ from ..doctext import info
 from ..figures import (DECREASE_AFTER, INCREASE_AFTER, after_split, change_of, data_for, from_to, prior_figure,
                        segment_data, sentence_data, skip_articles)
 from ..figure_words import (AFTER_POINT, BARE_METRICS, BEFORE_VALUE, BOUNDS, CLAUSE_WORDS, COUNT_NOUNS,
-                           MEASURE_NOUNS, METRIC_STOP, NEUTRAL_AFTER, NOT_MEASURED, POINT_STOP, SCORING_VERBS, SOLVE_VERBS,
-                           counted,
+                           MEASURE_NOUNS, METRIC_STOP, NEUTRAL_AFTER, NOT_MEASURED, POINT_STOP, SCORING_VERBS,
+                           SOLVE_VERBS, counted,
                            is_statistic, unnamed_other)
 from ..numbers import Value, find_values
 from .entities import EntityRecord, is_generic, records
