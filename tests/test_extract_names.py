@@ -193,3 +193,11 @@ def test_an_unknown_capitalised_word_listed_with_names_is_one_of_them_but_not_a_
 def test_an_arrow_between_languages_is_a_hyphen_of_the_name(extract_nlp):
     got = _mentions(extract_nlp, "The model reaches 27.9 BLEU on WMT'14 En→De.")
     assert got["WMT'14 En→De"].label == "WMT 2014 English-to-German", sorted(got)
+
+
+def test_machine_translation_of_either_kind_is_a_task_and_its_systems_are_methods(extract_nlp):
+    got = _mentions(extract_nlp, "Neural machine translation (NMT) has overtaken SMT; we train NMT models on "
+                                 "FooNews and compare a phrase-based SMT system.")
+    assert {t: got[t].type.value for t in ("Neural machine translation", "NMT", "SMT")} == {
+        "Neural machine translation": "Task", "NMT": "Task", "SMT": "Task"}, sorted(got)
+    assert got["NMT models"].type.value == "Method" and got["phrase-based SMT"].type.value == "Method", sorted(got)
