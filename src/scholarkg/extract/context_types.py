@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from spacy.tokens import Doc
 
 from ..model import EntityType
-from .cues import FUNCTION_WORDS, head_type, suffix_type
+from .cues import FUNCTION_WORDS, LIST_JOINS, head_type, suffix_type
 from .doctext import info
 from .modelnames import VERSIONED, variant_base
 from .names import canonical_key
@@ -34,7 +34,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["vote_types", "type_from_lists", "type_from_family", "joined_base", "keep_untyped", "looks_coined", "VENUES"]
 
-_LIST_JOINS = frozenset({",", "and", "or", "/"})
 _LIST_OPENERS = frozenset({",", "such", "as", "including", "includes", "include", "like", "namely", "e.g.", "i.e.",
                            "e.g", "i.e", "(", ":", "viz."})
 # Conferences, journals and archives: named in bylines and references, never an entity of a paper.
@@ -86,7 +85,7 @@ def _list_runs(lower: list[str], names: list[Candidate]) -> list[list[Candidate]
         seen.add(start)
         while True:
             j = run[-1].end
-            while j < len(lower) and lower[j] in _LIST_JOINS and j - run[-1].end < 2:
+            while j < len(lower) and lower[j] in LIST_JOINS and j - run[-1].end < 2:
                 j += 1
             nxt = by_start.get(j) if j > run[-1].end else None
             if nxt is None:
@@ -94,7 +93,7 @@ def _list_runs(lower: list[str], names: list[Candidate]) -> list[list[Candidate]
             run.append(nxt)
             seen.add(nxt.start)
         if len(run) == 2 and lower[run[0].end : run[1].start] == [","] and run[1].end < len(lower) and (
-                lower[run[1].end].isalpha() and lower[run[1].end] not in _LIST_JOINS):
+                lower[run[1].end].isalpha() and lower[run[1].end] not in LIST_JOINS):
             # "Compared to X, Y with ... reduces": two names, a comma and the clause going on are no list
             runs.extend([[run[0]], [run[1]]])
             continue

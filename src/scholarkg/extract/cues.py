@@ -13,6 +13,7 @@ from ..model import EntityType
 from .names import singular
 
 __all__ = [
+    "LIST_JOINS",
     "HEAD_TYPES",
     "NAME_SUFFIX_TYPES",
     "head_type",
@@ -30,6 +31,8 @@ B, D, MO, ME, T, MT = (
     EntityType.METRIC,
 )
 
+# What joins the names of a list: "A, B and C", "A or B", "A/B".
+LIST_JOINS = frozenset({",", "and", "or", "/"})
 # Singular, lower-case head nouns.
 HEAD_TYPES: dict[str, EntityType] = {
     **dict.fromkeys(

@@ -90,12 +90,15 @@ class CandidateSources:
     def from_abbreviations(self, doc: Doc) -> tuple[list[Candidate], dict[str, Candidate]]:
         out: list[Candidate] = []
         defined: dict[str, Candidate] = {}
+        shorts = doc._.abbreviations or ()
+        if not shorts:
+            return out, defined
         # a long form nothing else types takes the type of the term phrase it is ("Test case
         # generation (TCG)": a task, as the term finder reads "generation")
         confidence = doc.user_data.get("scholarkg.term_confidence", {})
         terms = {(f.start, f.end): (TYPES[f.label], min(0.75, confidence.get((f.start, f.end), 0.5)))
                  for f in found(doc, "terms")}
-        for short in doc._.abbreviations or ():
+        for short in shorts:
             long = short._.long_form
             if long is None or short.text in defined or not (long.end <= short.start or short.end <= long.start):
                 continue

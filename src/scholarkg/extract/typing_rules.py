@@ -217,10 +217,10 @@ def frame_type(doc: Doc, span: Span) -> EntityType | None:
     nxt = lower[span.end] if span.end < sent_end else ""
     if nxt in _DATA_VERBS and (nxt not in {"consists", "consisting"} or lower[span.end + 1 : span.end + 2] == ["of"]):
         return EntityType.DATASET  # "X contains 10k images", "X consists of ..."
-    if nxt in _SYSTEM_VERBS and (span.start == sent_start or lower[span.start - 1] in {"the", ",", "and", "our", "(", ":"}):
+    subject = span.start == sent_start or lower[span.start - 1] in {"the", ",", "and", "our", "(", ":"}
+    if subject and nxt in _SYSTEM_VERBS:
         return EntityType.METHOD  # "X outperforms ...", "X learns ...": a system does things
-    if (nxt in SCORING_VERBS and span.end + 1 < sent_end and _number(view.words[span.end + 1])
-            and (span.start == sent_start or lower[span.start - 1] in {"the", ",", "and", "our", "(", ":"})):
+    if subject and nxt in SCORING_VERBS and span.end + 1 < sent_end and _number(view.words[span.end + 1]):
         return EntityType.METHOD  # "X scores 68.3 on ...", "X reaches 91.2%": what is scored is a system
     if prev in {"on", "from"} and span.start - 2 >= sent_start:
         before = lower[span.start - 2]

@@ -18,10 +18,10 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
 from ...model import EntityType
-from ..cues import FUNCTION_WORDS, NOT_NAMES, head_type
+from ..cues import FUNCTION_WORDS, LIST_JOINS, NOT_NAMES, head_type
 from ..doctext import LISTED, Found, found, info, set_found
 from ..figure_words import SCORING_VERBS
-from ..lexicon import zipf
+from ..lexicon import is_english
 
 __all__ = ["CandidateFinder", "SPANS_KEY", "is_name_word", "is_name_token", "title_subject"]
 
@@ -78,14 +78,13 @@ def _name_word(text: str, in_title: bool) -> bool:
     return bool(_HAS_DIGIT_AND_LETTER.match(text)) and text[0].isalpha() and not text[0].islower()
 
 
-_LIST_JOINERS = frozenset({",", "and", "or"})
 _ADJECTIVE_ENDING = re.compile(r"(?:ed|al|ive|ic|ous|ing|ary|able|ible)$")
 
 
 def _unknown_word(t: str) -> bool:
     """A word English text (nearly) never uses and not shaped like an adjective: "Tongyi", "Qwen",
     not "Pretrained" or "Monolingual"."""
-    return zipf(t) < 1.5 and not _ADJECTIVE_ENDING.search(t.lower())
+    return not is_english(t, threshold=1.5) and not _ADJECTIVE_ENDING.search(t.lower())
 
 
 def _capitalised(t: str) -> bool:
@@ -142,8 +141,8 @@ class CandidateFinder:
             if (len(word) < 3 or not _capitalised(word) or view.is_sent_start(i) or view.idx[i] < view.title_end
                     or i in starts or not _unknown_word(word)):
                 continue
-            before = i - 1 if i >= 1 and lower[i - 1] in _LIST_JOINERS else None
-            after = i + 1 if i + 1 < len(words) and lower[i + 1] in _LIST_JOINERS else None
+            before = i - 1 if i >= 1 and lower[i - 1] in LIST_JOINS else None
+            after = i + 1 if i + 1 < len(words) and lower[i + 1] in LIST_JOINS else None
             if (before is not None and before in ends) or (after is not None and after + 1 in starts):
                 out.append(Found(i, i + 1, LISTED))
         return out
