@@ -22,8 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .components.entities import EntityRecord
 
 __all__ = ["change_of", "sentence_data", "data_for", "segment_data", "from_to", "prior_figure", "after_split",
-           "skip_articles",
-           "INCREASE_AFTER", "DECREASE_AFTER"]
+           "skip_articles", "INCREASE_AFTER", "DECREASE_AFTER"]
 
 _DATA = {EntityType.BENCHMARK, EntityType.DATASET}
 _TEX_OPEN = re.compile(r"^\\[a-z]+\{$")  # "\emph{", "\textsc{"

@@ -281,6 +281,8 @@ def parallel_data(results: list[ResultSpan]) -> list[ResultSpan]:
     benches = [r.benchmark for r in first]
     if None in benches or len(set(benches)) != half or len({r.model for r in second}) != 1 or second[0].model is None:
         return results
+    # data "of their own" is data read after the figure (confidence above the 0.65 of a data
+    # name found elsewhere in the sentence); the last figure may carry the measure written after it
     if any(r.model == second[0].model for r in first) or any(r.confidence > 0.65 and r.benchmark for r in second[:-1]):
         return results
     moved = {id(r): replace(r, benchmark=b) for r, b in zip(second, benches)}
